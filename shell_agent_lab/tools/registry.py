@@ -59,6 +59,8 @@ class ToolContext:
     namespace: dict[str, Any] | None = None   # the kernel's user namespace, when there is one
     settings: Any = None              # resolved settings (caps, limits)
     clock: Callable[[], Any] | None = None
+    #: the approval decision for this call, when one was asked (e.g. action "insert_cell")
+    decision: Any = None
 
     def progress(self, detail: str, current: int | None = None, total: int | None = None) -> None:
         self.publish("tool_progress", {"tool_call_id": self.tool_call_id, "turn_id": self.turn_id,
