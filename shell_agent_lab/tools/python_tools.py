@@ -131,9 +131,10 @@ def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
             stripped = line.strip()
             google = _GOOGLE_PARAM.match(line)
             indent = len(line) - len(line.lstrip())
+            numpy_style = re.match(r"^\s*\w+\s+:", line) is not None   # "name : type"
             if google and indent <= 4 and google.group(1).lstrip("*"):
                 current = google.group(1).lstrip("*")
-                params[current] = google.group(3).strip()
+                params[current] = "" if numpy_style else google.group(3).strip()
             elif stripped and current and indent > 0:
                 params[current] = (params[current] + " " + stripped).strip()
             elif stripped and indent == 0:
