@@ -1,0 +1,12 @@
+"""What the model sees: the system prompt, the history within a token budget, guard envelopes,
+and what the model may learn from a turn (extraction) and how memory ages (lifecycle)."""
+from __future__ import annotations
+
+from .builder import Budget, Built, ContextBuilder
+from .guard import TagCollision, clean_reply, new_tag, strip_think_tags, wrap
+from .tokens import estimate_tokens
+
+__all__ = [
+    "Budget", "Built", "ContextBuilder", "TagCollision", "clean_reply", "new_tag",
+    "strip_think_tags", "wrap", "estimate_tokens",
+]

@@ -1,0 +1,91 @@
+"""Rendering one stored record as one model message (pure, given the guard tag)."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+from ..llm.types import Message, ToolCall
+from ._text import time_marker, time_prefix
+from .guard import wrap
+from .tokens import estimate_tokens
+
+__all__ = ["truncate_to_tokens", "render_record", "needs_marker", "tool_calls_of", "GAP"]
+
+#: a pause longer than this between two records is marked with the time
+GAP = timedelta(minutes=30)
+_SUFFIX = "\n... [truncated, {n} bytes total]"
+
+
+def truncate_to_tokens(text: str, max_tokens: int) -> str:
+    """Cut ``text`` so its estimate fits ``max_tokens``, saying how big it was. Idempotent."""
+    if max_tokens <= 0 or estimate_tokens(text) <= max_tokens:
+        return text
+    suffix = _SUFFIX.format(n=len(text.encode("utf-8")))
+    keep = max(0, max_tokens * 4 - len(suffix))
+    cut = text[:keep] + suffix
+    while keep > 0 and estimate_tokens(cut) > max_tokens:
+        keep = keep * max_tokens // max(1, estimate_tokens(cut)) - 1
+        keep = max(0, keep)
+        cut = text[:keep] + suffix
+    return cut
+
+
+def needs_marker(role: str, created: datetime | None, previous: datetime | None, first: bool) -> bool:
+    """Tool records always carry the time; others only after a pause; the first record never."""
+    if first or created is None:
+        return False
+    if role == "tool":
+        return True
+    return previous is not None and created - previous > GAP
+
+
+def tool_calls_of(record: Any) -> list[ToolCall]:
+    """Structured calls stored with an assistant record (ToolCall objects, dicts or JSON)."""
+    raw = getattr(record, "tool_calls", None)
+    if not raw:
+        return []
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return []
+    calls: list[ToolCall] = []
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, ToolCall):
+            calls.append(item)
+        elif isinstance(item, dict):
+            args = item.get("arguments") or {}
+            if isinstance(args, str):
+                try:
+                    args = json.loads(args) if args.strip() else {}
+                except ValueError:
+                    args = {"_raw": args}
+            calls.append(ToolCall(id=str(item.get("id") or ""), name=str(item.get("name") or ""),
+                                  arguments=args if isinstance(args, dict) else {"_raw": args},
+                                  extra=dict(item.get("extra") or {})))
+    return calls
+
+
+def render_record(record: Any, *, tag: str, tool_cap: int, marker: bool) -> Message:
+    """One record as a message: truncate tool output → wrap user/tool → time prefix → marker."""
+    role = record.role
+    content = record.content or ""
+    if role == "tool":
+        content = truncate_to_tokens(content, tool_cap)
+    if role in ("user", "tool"):
+        content = wrap(tag, content)
+    created = getattr(record, "created_at", None)
+    if role == "user" and created is not None:
+        content = f"{time_prefix(created)}\n\n{content}"
+    if marker and created is not None:
+        content = f"{time_marker(created)}\n{content}"
+    if role == "tool":
+        return Message(role="tool", content=content, tool_call_id=record.tool_call_id,
+                       name=record.tool_name)
+    if role == "assistant":
+        meta = getattr(record, "meta", None) or {}
+        extra = meta.get("extra") if isinstance(meta, dict) else None
+        return Message(role="assistant", content=content, tool_calls=tool_calls_of(record),
+                       extra=dict(extra) if isinstance(extra, dict) else {})
+    return Message(role="user", content=content)
