@@ -1,0 +1,149 @@
+"""SQLite connection handling: WAL, busy timeout, one connection per thread, error mapping."""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from . import _schema
+from .errors import StoreCorruptError, StoreError
+
+DB_NAME = "shell_agent_lab.sqlite3"
+BUSY_TIMEOUT_S = 30.0
+
+
+def _corrupt(path: Path, exc: BaseException) -> StoreCorruptError:
+    return StoreCorruptError(
+        f"{path} cannot be read as a shell-agent-lab database ({exc}); it was left untouched — "
+        f"move it aside (for example rename it to {path.name}.broken) to start a fresh store, "
+        "or restore it from a backup"
+    )
+
+
+@contextmanager
+def translate_errors(path: Path) -> Iterator[None]:
+    """Map sqlite3 failures to store errors that name the file and the way out."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except sqlite3.OperationalError as exc:
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            raise StoreError(
+                f"{path} stayed locked by another process for {BUSY_TIMEOUT_S:.0f}s; try again"
+            ) from exc
+        if "unable to open" in text or "readonly" in text or "disk I/O" in text:
+            raise StoreError(f"cannot open {path} for writing ({text}); check its permissions") from exc
+        if "malformed" in text or "not a database" in text:
+            raise _corrupt(path, exc) from exc
+        raise
+    except (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError):
+        raise
+    except sqlite3.DatabaseError as exc:  # "file is not a database", "malformed"
+        raise _corrupt(path, exc) from exc
+
+
+class Database:
+    """One SQLite file shared by threads (a connection each) and processes (WAL + locks)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._connections: list[sqlite3.Connection] = []
+        self._closed = False
+        if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+            raise StoreError(f"{path} is not readable and writable by this user; fix its permissions")
+        if not path.exists():
+            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+            os.close(fd)
+        conn = self.connection()
+        with translate_errors(path):
+            try:
+                _schema.migrate(conn)
+            except RuntimeError as exc:
+                raise StoreError(f"{path}: {exc}") from exc
+        self._tighten_permissions()
+
+    def _tighten_permissions(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            p = Path(str(self.path) + suffix)
+            try:
+                if p.exists() and (p.stat().st_mode & 0o777) != 0o600:
+                    os.chmod(p, 0o600)
+            except OSError:  # pragma: no cover - owned by someone else
+                pass
+
+    def _open(self) -> sqlite3.Connection:
+        with translate_errors(self.path):
+            conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode!r})")
+                conn.execute("PRAGMA synchronous = NORMAL")
+                conn.execute("PRAGMA foreign_keys = ON")
+            except BaseException:
+                conn.close()
+                raise
+        return conn
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection (opened on first use)."""
+        if self._closed:
+            raise StoreError("the store is closed; open it again with Store.open()")
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._open()
+            self._local.conn = conn
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on error."""
+        conn = self.connection()
+        with translate_errors(self.path):
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            else:
+                conn.execute("COMMIT")
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: one consistent snapshot for several statements."""
+        conn = self.connection()
+        with translate_errors(self.path):
+            if conn.in_transaction:  # nested inside a write on this thread
+                yield conn
+                return
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                if conn.in_transaction:
+                    conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            conns, self._connections = self._connections, []
+        for conn in conns:
+            try:
+                conn.close()
+            except sqlite3.Error:  # pragma: no cover
+                pass
+        self._local = threading.local()

@@ -1,0 +1,556 @@
+"""Global Memory and Session Memory: one table, two scopes, the same lifecycle.
+
+``add`` consolidates: an exact, normalised or near-duplicate fact (protected tokens agreeing,
+Jaccard ≥ 0.5) *touches* the existing entry instead of adding one. A fact that reverses an older
+one supersedes it: the old row stays for history, marked ``superseded_by``, and is neither
+rendered nor listed by default. Over the cap, one entry is evicted in lifecycle order.
+"""
+from __future__ import annotations
+
+import math
+import sqlite3
+from datetime import datetime
+from typing import Iterable, Iterator, Sequence
+
+from . import lifecycle, render, similarity
+from ._db import Database
+from ._time import Clock, from_db, to_db
+from .errors import NotFoundError, ValidationError
+from .models import (
+    GLOBAL_CATEGORIES,
+    GLOBAL_SOURCES,
+    SESSION_CATEGORIES,
+    SESSION_SOURCES,
+    AddResult,
+    Caps,
+    MemoryEntry,
+)
+
+__all__ = ["GlobalMemory", "SessionMemory"]
+
+GLOBAL_SCOPE = "global"
+_GLOBAL_MARKER = "({n} earlier facts elided to fit budget)"
+_SESSION_MARKER = "({n} earlier session-memory entries elided to fit budget)"
+_STATE_CASE = (
+    "CASE WHEN :turn - created_turn < :fresh THEN 'fresh' "
+    "WHEN relevance <= :archived THEN 'archived' "
+    "WHEN relevance < :dormant THEN 'dormant' ELSE 'active' END"
+)
+
+
+def session_scope(session_id: str) -> str:
+    return f"s:{session_id}"
+
+
+def _entry(row: sqlite3.Row | tuple) -> MemoryEntry:
+    (id_, _scope, session_id, fact, _norm, native, category, source, tool_orig, relevance, state,
+     created_turn, last_turn, last_at, touch_count, created_at, source_time, superseded_by,
+     _tokens) = row
+    return MemoryEntry(
+        id=id_, fact=fact, native_fact=native, category=category, source=source,
+        tool_originated=bool(tool_orig), relevance=relevance, state=state,
+        created_turn=created_turn, last_touched_turn=last_turn,
+        last_touched_at=from_db(last_at), touch_count=touch_count,
+        created_at=from_db(created_at), superseded_by=superseded_by, session_id=session_id,
+        source_time=from_db(source_time),
+    )
+
+
+_COLUMNS = (
+    "id, scope, session_id, fact, norm, native_fact, category, source, tool_originated, relevance, "
+    "state, created_turn, last_touched_turn, last_touched_at, touch_count, created_at, source_time, "
+    "superseded_by, token_count"
+)
+
+
+class _MemoryCore:
+    """Scope-parameterised implementation shared by both facilities."""
+
+    def __init__(self, db: Database, clock: Clock, caps: Caps) -> None:
+        self._db = db
+        self._clock = clock
+        self._caps = caps
+
+    # --- validation -----------------------------------------------------------------------
+    def _clean_fact(self, fact: object, what: str = "fact") -> str:
+        if not isinstance(fact, str):
+            raise ValidationError(f"{what} must be text, not {type(fact).__name__}")
+        cleaned = render.clean_text(fact)
+        if not cleaned:
+            raise ValidationError(f"{what} is empty; give the text to remember")
+        if len(cleaned) > self._caps.fact_chars:
+            raise ValidationError(
+                f"{what} is {len(cleaned):,} characters; the limit is {self._caps.fact_chars:,} — "
+                "shorten it to the essential sentence"
+            )
+        return cleaned
+
+    @staticmethod
+    def _check_category(category: str, allowed: Sequence[str]) -> str:
+        if category not in allowed:
+            raise ValidationError(
+                f"category {category!r} is not one of {', '.join(allowed)}"
+            )
+        return category
+
+    @staticmethod
+    def _check_source(source: str, allowed: Sequence[str]) -> str:
+        if source and source not in allowed:
+            raise ValidationError(f"source {source!r} is not one of {', '.join(allowed)}")
+        return source
+
+    # --- queries ----------------------------------------------------------------------------
+    def get(self, conn: sqlite3.Connection, scope: str, entry_id: int) -> MemoryEntry | None:
+        row = conn.execute(
+            f"SELECT {_COLUMNS} FROM memory WHERE scope = ? AND id = ?", (scope, entry_id)
+        ).fetchone()
+        return _entry(row) if row else None
+
+    def _find_match(self, conn: sqlite3.Connection, scope: str, fact: str) -> MemoryEntry | None:
+        row = conn.execute(
+            f"SELECT {_COLUMNS} FROM memory WHERE scope = ? AND fact = ? AND superseded_by IS NULL "
+            "ORDER BY id LIMIT 1",
+            (scope, fact),
+        ).fetchone()
+        if row:
+            return _entry(row)
+        for row in conn.execute(
+            f"SELECT {_COLUMNS} FROM memory WHERE scope = ? AND norm = ? AND superseded_by IS NULL "
+            "ORDER BY id",
+            (scope, similarity.normalize(fact)),
+        ):
+            if similarity.protected_agree(fact, row[3]):
+                return _entry(row)
+        return self._fuzzy_match(conn, scope, fact)
+
+    def _fuzzy_match(self, conn: sqlite3.Connection, scope: str, fact: str) -> MemoryEntry | None:
+        tokens = similarity.similarity_tokens(fact)
+        if not tokens:
+            return None
+        threshold = similarity.CONSOLIDATION_THRESHOLD
+        # Any B with J(A, B) >= t shares >= ceil(t|A|) tokens with A, so it must contain one of
+        # the |A| - ceil(t|A|) + 1 rarest tokens of A (pigeonhole): probe only those.
+        must_share = max(1, math.ceil(threshold * len(tokens) - 1e-9))
+        probe_count = len(tokens) - must_share + 1
+        ordered = sorted(tokens)
+        df = dict(
+            conn.execute(
+                f"SELECT token, n FROM memory_token_df WHERE scope = ? AND token IN "
+                f"({','.join('?' * len(ordered))})",
+                (scope, *ordered),
+            ).fetchall()
+        )
+        probe = sorted(ordered, key=lambda t: (df.get(t, 0), t))[:probe_count]
+        probe = [t for t in probe if df.get(t, 0) > 0]
+        if not probe:
+            return None
+        low, high = len(tokens) * threshold, len(tokens) / threshold
+        rows = conn.execute(
+            f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))} FROM memory m "
+            f"WHERE m.id IN (SELECT entry_id FROM memory_tokens WHERE scope = ? AND token IN "
+            f"({','.join('?' * len(probe))})) AND m.superseded_by IS NULL "
+            "AND m.token_count BETWEEN ? AND ? ORDER BY m.id",
+            (scope, *probe, math.floor(low), math.ceil(high)),
+        ).fetchall()
+        best: tuple[float, sqlite3.Row] | None = None
+        for row in rows:
+            score = similarity.jaccard(tokens, similarity.similarity_tokens(row[3]))
+            if score < threshold or (best is not None and score <= best[0]):
+                continue
+            if similarity.protected_agree(fact, row[3]):
+                best = (score, row)
+        return _entry(best[1]) if best else None
+
+    def _index(self, conn: sqlite3.Connection, scope: str, entry_id: int, fact: str) -> int:
+        tokens = sorted(similarity.similarity_tokens(fact))
+        conn.execute("DELETE FROM memory_tokens WHERE entry_id = ?", (entry_id,))
+        conn.executemany(
+            "INSERT OR IGNORE INTO memory_tokens (entry_id, scope, token) VALUES (?, ?, ?)",
+            [(entry_id, scope, t) for t in tokens],
+        )
+        conn.execute("UPDATE memory SET token_count = ? WHERE id = ?", (len(tokens), entry_id))
+        return len(tokens)
+
+    def _touch(self, conn: sqlite3.Connection, entry: MemoryEntry, turn: int) -> MemoryEntry:
+        current = max(turn, entry.last_touched_turn)
+        state = lifecycle.derive_state(1.0, entry.created_turn, current)
+        conn.execute(
+            "UPDATE memory SET relevance = 1.0, touch_count = touch_count + 1, last_touched_at = ?, "
+            "last_touched_turn = ?, state = ? WHERE id = ?",
+            (to_db(self._clock()), current, state, entry.id),
+        )
+        return self.get(conn, self._scope_of(conn, entry.id), entry.id)  # type: ignore[return-value]
+
+    @staticmethod
+    def _scope_of(conn: sqlite3.Connection, entry_id: int) -> str:
+        return conn.execute("SELECT scope FROM memory WHERE id = ?", (entry_id,)).fetchone()[0]
+
+    def _insert(
+        self, conn: sqlite3.Connection, scope: str, session_id: str | None, fact: str, category: str,
+        *, source: str, native_fact: str, tool_originated: bool, turn: int, state: str,
+        created_at: datetime | None = None, source_time: datetime | None = None,
+    ) -> int:
+        now = self._clock()
+        created = created_at or now
+        cur = conn.execute(
+            "INSERT INTO memory (scope, session_id, fact, norm, native_fact, category, source, "
+            "tool_originated, relevance, state, created_turn, last_touched_turn, last_touched_at, "
+            "touch_count, created_at, source_time) VALUES (?,?,?,?,?,?,?,?,1.0,?,?,?,?,0,?,?)",
+            (scope, session_id, fact, similarity.normalize(fact), native_fact, category, source,
+             int(tool_originated), state, turn, turn, to_db(now), to_db(created),
+             to_db(source_time or created)),
+        )
+        entry_id = int(cur.lastrowid)
+        self._index(conn, scope, entry_id, fact)
+        return entry_id
+
+    def _supersede(self, conn: sqlite3.Connection, scope: str, new_id: int, fact: str) -> list[int]:
+        obj = sorted(similarity.reversed_object(fact))
+        if not obj:
+            return []
+        rows = conn.execute(
+            "SELECT m.id, m.fact FROM memory m WHERE m.scope = ? AND m.id != ? "
+            "AND m.superseded_by IS NULL AND m.id IN (SELECT entry_id FROM memory_tokens "
+            f"WHERE scope = ? AND token IN ({','.join('?' * len(obj))}) GROUP BY entry_id "
+            "HAVING COUNT(*) = ?)",
+            (scope, new_id, scope, *obj, len(obj)),
+        ).fetchall()
+        old_ids = [r[0] for r in rows if similarity.supersedes(fact, r[1])]
+        conn.executemany(
+            "UPDATE memory SET superseded_by = ? WHERE id = ?", [(new_id, i) for i in old_ids]
+        )
+        return old_ids
+
+    def _evict(self, conn: sqlite3.Connection, scope: str, cap: int | None) -> None:
+        if cap is None:
+            return
+        count = conn.execute("SELECT COUNT(*) FROM memory WHERE scope = ?", (scope,)).fetchone()[0]
+        excess = count - cap
+        if excess <= 0:
+            return
+        victims = conn.execute(
+            "SELECT id FROM memory WHERE scope = ? ORDER BY (superseded_by IS NULL), "
+            "CASE state WHEN 'archived' THEN 0 WHEN 'dormant' THEN 1 WHEN 'fresh' THEN 3 ELSE 2 END, "
+            "relevance, last_touched_at, id LIMIT ?",
+            (scope, excess),
+        ).fetchall()
+        conn.executemany("DELETE FROM memory WHERE id = ?", victims)
+
+    # --- operations -------------------------------------------------------------------------
+    def add(
+        self, scope: str, session_id: str | None, fact: str, category: str, *, source: str,
+        native_fact: str, tool_originated: bool, turn: int, categories: Sequence[str],
+        sources: Sequence[str], cap: int | None, conn: sqlite3.Connection | None = None,
+        created_at: datetime | None = None, source_time: datetime | None = None,
+    ) -> AddResult:
+        fact = self._clean_fact(fact)
+        native = render.clean_text(native_fact or "")[: self._caps.fact_chars]
+        self._check_category(category, categories)
+        self._check_source(source, sources)
+        if conn is None:
+            with self._db.write() as c:
+                return self._add_in(c, scope, session_id, fact, category, source, native,
+                                    tool_originated, turn, cap, created_at, source_time)
+        return self._add_in(conn, scope, session_id, fact, category, source, native,
+                            tool_originated, turn, cap, created_at, source_time)
+
+    def _add_in(self, conn, scope, session_id, fact, category, source, native, tool_originated,
+                turn, cap, created_at, source_time) -> AddResult:
+        match = self._find_match(conn, scope, fact)
+        if match is not None:
+            entry = self._touch(conn, match, turn)
+            return AddResult(entry=entry, touched=[entry.id])
+        new_id = self._insert(
+            conn, scope, session_id, fact, category, source=source, native_fact=native,
+            tool_originated=tool_originated, turn=turn,
+            state=lifecycle.derive_state(1.0, turn, turn),
+            created_at=created_at, source_time=source_time,
+        )
+        superseded = self._supersede(conn, scope, new_id, fact)
+        self._evict(conn, scope, cap)
+        entry = self.get(conn, scope, new_id)
+        if entry is None:  # evicted at once: only when the cap is 0
+            raise ValidationError("the memory cap is 0; nothing can be stored")
+        return AddResult(entry=entry, added=[new_id], superseded=superseded)
+
+    def set(self, scope: str, session_id: str | None, fact: str, category: str, *, native_fact: str,
+            categories: Sequence[str], default_category: str, cap: int | None) -> MemoryEntry:
+        fact = self._clean_fact(fact)
+        native = render.clean_text(native_fact or "")[: self._caps.fact_chars]
+        if category not in categories:
+            category = default_category
+        with self._db.write() as conn:
+            row = conn.execute(
+                "SELECT id FROM memory WHERE scope = ? AND fact = ? ORDER BY id LIMIT 1", (scope, fact)
+            ).fetchone()
+            if row:
+                conn.execute(
+                    "UPDATE memory SET native_fact = ?, category = ? WHERE id = ?",
+                    (native, category, row[0]),
+                )
+                return self.get(conn, scope, row[0])  # type: ignore[return-value]
+            new_id = self._insert(
+                conn, scope, session_id, fact, category, source="manual", native_fact=native,
+                tool_originated=False, turn=0, state="active",
+            )
+            self._supersede(conn, scope, new_id, fact)
+            self._evict(conn, scope, cap)
+            entry = self.get(conn, scope, new_id)
+            if entry is None:
+                raise ValidationError("the memory cap is 0; nothing can be stored")
+            return entry
+
+    def edit(self, scope: str, entry_id: int, *, fact: str | None, category: str | None,
+             categories: Sequence[str]) -> MemoryEntry:
+        if fact is not None:
+            fact = self._clean_fact(fact)
+        if category is not None:
+            self._check_category(category, categories)
+        with self._db.write() as conn:
+            if self.get(conn, scope, entry_id) is None:
+                raise NotFoundError(f"no memory entry with id {entry_id}")
+            if fact is not None:
+                conn.execute(
+                    "UPDATE memory SET fact = ?, norm = ? WHERE id = ?",
+                    (fact, similarity.normalize(fact), entry_id),
+                )
+                self._index(conn, scope, entry_id, fact)
+            if category is not None:
+                conn.execute("UPDATE memory SET category = ? WHERE id = ?", (category, entry_id))
+            return self.get(conn, scope, entry_id)  # type: ignore[return-value]
+
+    def delete_many(self, scope: str, ids: Iterable[int]) -> int:
+        ids = [int(i) for i in ids or ()]
+        if not ids:
+            return 0
+        with self._db.write() as conn:
+            deleted = 0
+            for entry_id in ids:
+                deleted += conn.execute(
+                    "DELETE FROM memory WHERE scope = ? AND id = ?", (scope, entry_id)
+                ).rowcount
+            return deleted
+
+    def delete_by_facts(self, scope: str, facts: Iterable[str]) -> int:
+        facts = [f for f in facts or () if isinstance(f, str)]
+        if not facts:
+            return 0
+        with self._db.write() as conn:
+            deleted = 0
+            for fact in facts:
+                deleted += conn.execute(
+                    "DELETE FROM memory WHERE scope = ? AND fact = ?", (scope, fact)
+                ).rowcount
+            return deleted
+
+    def list(self, scope: str, include_superseded: bool) -> list[MemoryEntry]:
+        where = "" if include_superseded else " AND superseded_by IS NULL"
+        with self._db.read() as conn:
+            return [
+                _entry(r)
+                for r in conn.execute(
+                    f"SELECT {_COLUMNS} FROM memory WHERE scope = ?{where} "
+                    "ORDER BY created_at DESC, id DESC",
+                    (scope,),
+                )
+            ]
+
+    def touch(self, scope: str, entry_id: int, turn: int) -> MemoryEntry:
+        with self._db.write() as conn:
+            entry = self.get(conn, scope, entry_id)
+            if entry is None:
+                raise NotFoundError(f"no memory entry with id {entry_id}")
+            return self._touch(conn, entry, turn)
+
+    def touch_matching(self, scope: str, text: str, turn: int, threshold: float) -> int:
+        if threshold <= 0 or not isinstance(text, str) or not text.strip():
+            return 0
+        words = similarity.token_set(text)
+        if not words:
+            return 0
+        with self._db.write() as conn:
+            rows = conn.execute(
+                f"SELECT {_COLUMNS} FROM memory WHERE scope = ? AND superseded_by IS NULL", (scope,)
+            ).fetchall()
+            touched = 0
+            for row in rows:
+                if similarity.jaccard(words, similarity.token_set(row[3])) >= threshold:
+                    self._touch(conn, _entry(row), turn)
+                    touched += 1
+            return touched
+
+    def decay_all(self, scope: str, current_turn: int) -> int:
+        params = {
+            "scope": scope, "turn": current_turn, "fresh": lifecycle.FRESH_TURNS,
+            "rate": lifecycle.DECAY_RATE, "archived": lifecycle.ARCHIVED_AT_OR_BELOW,
+            "dormant": lifecycle.DORMANT_BELOW,
+        }
+        with self._db.write() as conn:
+            conn.execute(
+                "UPDATE memory SET relevance = CASE WHEN relevance <= 0 THEN 0.0 "
+                "ELSE MIN(1.0, relevance * :rate) END "
+                "WHERE scope = :scope AND :turn - created_turn >= :fresh",
+                params,
+            )
+            return conn.execute(
+                f"UPDATE memory SET state = {_STATE_CASE} WHERE scope = :scope AND state != {_STATE_CASE}",
+                params,
+            ).rowcount
+
+    def render(self, scope: str, *, session_scope_tag: str, marker: str) -> str:
+        with self._db.read() as conn:
+            total = conn.execute(
+                "SELECT COUNT(*) FROM memory WHERE scope = ? AND superseded_by IS NULL "
+                "AND state IN ('fresh', 'active')",
+                (scope,),
+            ).fetchone()[0]
+            if not total:
+                return ""
+            rows = conn.execute(
+                "SELECT fact, native_fact, category, source, created_at FROM memory "
+                "WHERE scope = ? AND superseded_by IS NULL AND state IN ('fresh', 'active') "
+                "ORDER BY created_at DESC, id DESC",
+                (scope,),
+            )
+
+            def lines() -> Iterator[str]:
+                for fact, native, category, source, created_at in rows:
+                    yield render.memory_line(
+                        fact, native, category, source, from_db(created_at), scope=session_scope_tag
+                    )
+
+            return render.render_block(lines(), total, marker)
+
+
+class GlobalMemory:
+    """Preferences and decisions that hold across every session (cap ``Caps.global_memory``)."""
+
+    categories = GLOBAL_CATEGORIES
+    sources = GLOBAL_SOURCES
+
+    def __init__(self, core: _MemoryCore, caps: Caps) -> None:
+        self._core = core
+        self._caps = caps
+
+    def add(self, fact: str, category: str, *, source: str, native_fact: str = "",
+            tool_originated: bool = False, turn: int = 0) -> AddResult:
+        """Add a fact, or touch the near-duplicate already stored."""
+        return self._core.add(
+            GLOBAL_SCOPE, None, fact, category, source=source, native_fact=native_fact,
+            tool_originated=tool_originated, turn=turn, categories=self.categories,
+            sources=self.sources, cap=self._caps.global_memory,
+        )
+
+    def set(self, fact: str, category: str, *, native_fact: str = "") -> MemoryEntry:
+        """Manual entry (source ``manual``); an unknown category becomes ``decision``."""
+        return self._core.set(
+            GLOBAL_SCOPE, None, fact, category, native_fact=native_fact,
+            categories=self.categories, default_category="decision", cap=self._caps.global_memory,
+        )
+
+    def get(self, entry_id: int) -> MemoryEntry | None:
+        with self._core._db.read() as conn:
+            return self._core.get(conn, GLOBAL_SCOPE, entry_id)
+
+    def edit(self, entry_id: int, *, fact: str | None = None, category: str | None = None) -> MemoryEntry:
+        return self._core.edit(GLOBAL_SCOPE, entry_id, fact=fact, category=category,
+                               categories=self.categories)
+
+    def delete(self, entry_id: int) -> bool:
+        return self._core.delete_many(GLOBAL_SCOPE, [entry_id]) == 1
+
+    def delete_many(self, ids: Iterable[int]) -> int:
+        return self._core.delete_many(GLOBAL_SCOPE, ids)
+
+    def delete_by_facts(self, facts: Iterable[str]) -> int:
+        return self._core.delete_by_facts(GLOBAL_SCOPE, facts)
+
+    def list(self, include_superseded: bool = False) -> list[MemoryEntry]:
+        """Newest first; superseded entries only when asked."""
+        return self._core.list(GLOBAL_SCOPE, include_superseded)
+
+    def touch(self, entry_id: int, turn: int) -> MemoryEntry:
+        return self._core.touch(GLOBAL_SCOPE, entry_id, turn)
+
+    def touch_matching(self, text: str, turn: int, threshold: float = similarity.TOUCH_THRESHOLD) -> int:
+        return self._core.touch_matching(GLOBAL_SCOPE, text, turn, threshold)
+
+    def decay_all(self, current_turn: int) -> int:
+        return self._core.decay_all(GLOBAL_SCOPE, current_turn)
+
+    def render(self) -> str:
+        return self._core.render(GLOBAL_SCOPE, session_scope_tag="global", marker=_GLOBAL_MARKER)
+
+    def export(self) -> dict:
+        from .transfer import export_envelope
+
+        return export_envelope(self, self._core._clock())
+
+    def import_(self, envelope: dict) -> "ImportResult":  # noqa: F821
+        from .transfer import import_envelope
+
+        return import_envelope(self._core, envelope, self._caps.global_memory)
+
+
+class SessionMemory:
+    """Facts and context about one session (cap ``Caps.session_memory`` per session)."""
+
+    categories = SESSION_CATEGORIES
+    sources = SESSION_SOURCES
+
+    def __init__(self, core: _MemoryCore, caps: Caps, require_session) -> None:
+        self._core = core
+        self._caps = caps
+        self._require_session = require_session
+
+    def add(self, session_id: str, fact: str, category: str, *, source: str, native_fact: str = "",
+            tool_originated: bool = False, turn: int = 0) -> AddResult:
+        self._require_session(session_id)
+        return self._core.add(
+            session_scope(session_id), session_id, fact, category, source=source,
+            native_fact=native_fact, tool_originated=tool_originated, turn=turn,
+            categories=self.categories, sources=self.sources, cap=self._caps.session_memory,
+        )
+
+    def set(self, session_id: str, fact: str, category: str, *, native_fact: str = "") -> MemoryEntry:
+        """Manual entry; an unknown category becomes ``context``."""
+        self._require_session(session_id)
+        return self._core.set(
+            session_scope(session_id), session_id, fact, category, native_fact=native_fact,
+            categories=self.categories, default_category="context", cap=self._caps.session_memory,
+        )
+
+    def get(self, session_id: str, entry_id: int) -> MemoryEntry | None:
+        with self._core._db.read() as conn:
+            return self._core.get(conn, session_scope(session_id), entry_id)
+
+    def edit(self, session_id: str, entry_id: int, *, fact: str | None = None,
+             category: str | None = None) -> MemoryEntry:
+        return self._core.edit(session_scope(session_id), entry_id, fact=fact, category=category,
+                               categories=self.categories)
+
+    def delete(self, session_id: str, entry_id: int) -> bool:
+        return self._core.delete_many(session_scope(session_id), [entry_id]) == 1
+
+    def delete_many(self, session_id: str, ids: Iterable[int]) -> int:
+        return self._core.delete_many(session_scope(session_id), ids)
+
+    def delete_by_facts(self, session_id: str, facts: Iterable[str]) -> int:
+        return self._core.delete_by_facts(session_scope(session_id), facts)
+
+    def list(self, session_id: str, include_superseded: bool = False) -> list[MemoryEntry]:
+        return self._core.list(session_scope(session_id), include_superseded)
+
+    def touch(self, session_id: str, entry_id: int, turn: int) -> MemoryEntry:
+        return self._core.touch(session_scope(session_id), entry_id, turn)
+
+    def touch_matching(self, session_id: str, text: str, turn: int,
+                       threshold: float = similarity.TOUCH_THRESHOLD) -> int:
+        return self._core.touch_matching(session_scope(session_id), text, turn, threshold)
+
+    def decay_all(self, session_id: str, current_turn: int) -> int:
+        return self._core.decay_all(session_scope(session_id), current_turn)
+
+    def render(self, session_id: str) -> str:
+        return self._core.render(session_scope(session_id), session_scope_tag="session",
+                                 marker=_SESSION_MARKER)
