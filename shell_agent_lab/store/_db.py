@@ -109,10 +109,22 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on error."""
+        """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on error.
+
+        A ``write`` opened while this thread already holds one joins it: the outermost block
+        commits or rolls back everything.
+        """
         conn = self.connection()
+        if getattr(self._local, "depth", 0) > 0:
+            self._local.depth += 1
+            try:
+                yield conn
+            finally:
+                self._local.depth -= 1
+            return
         with translate_errors(self.path):
             conn.execute("BEGIN IMMEDIATE")
+            self._local.depth = 1
             try:
                 yield conn
             except BaseException:
@@ -121,6 +133,8 @@ class Database:
                 raise
             else:
                 conn.execute("COMMIT")
+            finally:
+                self._local.depth = 0
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

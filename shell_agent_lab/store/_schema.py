@@ -160,6 +160,12 @@ def m001_initial(db: sqlite3.Connection) -> None:
     )
 
 
+@migration
+def m002_memory_suggestions(db: sqlite3.Connection) -> None:
+    """Session Memory may hold preference/decision *suggestions* the Global gate refused."""
+    db.execute("ALTER TABLE memory ADD COLUMN suggested INTEGER NOT NULL DEFAULT 0")
+
+
 def migrate(db: sqlite3.Connection) -> int:
     """Bring ``db`` up to the newest schema inside one ``BEGIN IMMEDIATE`` transaction.
 

@@ -45,21 +45,21 @@ def session_scope(session_id: str) -> str:
 def _entry(row: sqlite3.Row | tuple) -> MemoryEntry:
     (id_, _scope, session_id, fact, _norm, native, category, source, tool_orig, relevance, state,
      created_turn, last_turn, last_at, touch_count, created_at, source_time, superseded_by,
-     _tokens) = row
+     _tokens, suggested) = row
     return MemoryEntry(
         id=id_, fact=fact, native_fact=native, category=category, source=source,
         tool_originated=bool(tool_orig), relevance=relevance, state=state,
         created_turn=created_turn, last_touched_turn=last_turn,
         last_touched_at=from_db(last_at), touch_count=touch_count,
         created_at=from_db(created_at), superseded_by=superseded_by, session_id=session_id,
-        source_time=from_db(source_time),
+        source_time=from_db(source_time), suggested=bool(suggested),
     )
 
 
 _COLUMNS = (
     "id, scope, session_id, fact, norm, native_fact, category, source, tool_originated, relevance, "
     "state, created_turn, last_touched_turn, last_touched_at, touch_count, created_at, source_time, "
-    "superseded_by, token_count"
+    "superseded_by, token_count, suggested"
 )
 
 
@@ -189,16 +189,18 @@ class _MemoryCore:
         self, conn: sqlite3.Connection, scope: str, session_id: str | None, fact: str, category: str,
         *, source: str, native_fact: str, tool_originated: bool, turn: int, state: str,
         created_at: datetime | None = None, source_time: datetime | None = None,
+        suggested: bool = False,
     ) -> int:
         now = self._clock()
         created = created_at or now
         cur = conn.execute(
             "INSERT INTO memory (scope, session_id, fact, norm, native_fact, category, source, "
             "tool_originated, relevance, state, created_turn, last_touched_turn, last_touched_at, "
-            "touch_count, created_at, source_time) VALUES (?,?,?,?,?,?,?,?,1.0,?,?,?,?,0,?,?)",
+            "touch_count, created_at, source_time, suggested) "
+            "VALUES (?,?,?,?,?,?,?,?,1.0,?,?,?,?,0,?,?,?)",
             (scope, session_id, fact, similarity.normalize(fact), native_fact, category, source,
              int(tool_originated), state, turn, turn, to_db(now), to_db(created),
-             to_db(source_time or created)),
+             to_db(source_time or created), int(suggested)),
         )
         entry_id = int(cur.lastrowid)
         self._index(conn, scope, entry_id, fact)
@@ -242,20 +244,18 @@ class _MemoryCore:
         native_fact: str, tool_originated: bool, turn: int, categories: Sequence[str],
         sources: Sequence[str], cap: int | None, conn: sqlite3.Connection | None = None,
         created_at: datetime | None = None, source_time: datetime | None = None,
+        suggested: bool = False,
     ) -> AddResult:
         fact = self._clean_fact(fact)
         native = render.clean_text(native_fact or "")[: self._caps.fact_chars]
         self._check_category(category, categories)
         self._check_source(source, sources)
-        if conn is None:
-            with self._db.write() as c:
-                return self._add_in(c, scope, session_id, fact, category, source, native,
-                                    tool_originated, turn, cap, created_at, source_time)
-        return self._add_in(conn, scope, session_id, fact, category, source, native,
-                            tool_originated, turn, cap, created_at, source_time)
+        with self._db.write() as c:
+            return self._add_in(c, scope, session_id, fact, category, source, native,
+                                tool_originated, turn, cap, created_at, source_time, suggested)
 
     def _add_in(self, conn, scope, session_id, fact, category, source, native, tool_originated,
-                turn, cap, created_at, source_time) -> AddResult:
+                turn, cap, created_at, source_time, suggested) -> AddResult:
         match = self._find_match(conn, scope, fact)
         if match is not None:
             entry = self._touch(conn, match, turn)
@@ -264,7 +264,7 @@ class _MemoryCore:
             conn, scope, session_id, fact, category, source=source, native_fact=native,
             tool_originated=tool_originated, turn=turn,
             state=lifecycle.derive_state(1.0, turn, turn),
-            created_at=created_at, source_time=source_time,
+            created_at=created_at, source_time=source_time, suggested=suggested,
         )
         superseded = self._supersede(conn, scope, new_id, fact)
         self._evict(conn, scope, cap)
@@ -407,16 +407,17 @@ class _MemoryCore:
             if not total:
                 return ""
             rows = conn.execute(
-                "SELECT fact, native_fact, category, source, created_at FROM memory "
+                "SELECT fact, native_fact, category, source, created_at, suggested FROM memory "
                 "WHERE scope = ? AND superseded_by IS NULL AND state IN ('fresh', 'active') "
                 "ORDER BY created_at DESC, id DESC",
                 (scope,),
             )
 
             def lines() -> Iterator[str]:
-                for fact, native, category, source, created_at in rows:
+                for fact, native, category, source, created_at, suggested in rows:
                     yield render.memory_line(
-                        fact, native, category, source, from_db(created_at), scope=session_scope_tag
+                        fact, native, category, source, from_db(created_at),
+                        scope=session_scope_tag, suggested=bool(suggested),
                     )
 
             return render.render_block(lines(), total, marker)
@@ -504,12 +505,24 @@ class SessionMemory:
         self._require_session = require_session
 
     def add(self, session_id: str, fact: str, category: str, *, source: str, native_fact: str = "",
-            tool_originated: bool = False, turn: int = 0) -> AddResult:
+            tool_originated: bool = False, turn: int = 0, suggested: bool = False) -> AddResult:
+        """Add a fact/context entry, or — with ``suggested=True`` — a preference/decision the
+        Global Memory gate refused, kept here until the user pins it."""
+        if category in GLOBAL_CATEGORIES and not suggested:
+            raise ValidationError(
+                f"category {category!r} belongs in Global Memory; in Session Memory it is only "
+                "accepted as a suggestion (suggested=True)"
+            )
+        if suggested and category not in GLOBAL_CATEGORIES:
+            raise ValidationError(
+                f"only preference or decision entries can be suggestions, not {category!r}"
+            )
         self._require_session(session_id)
         return self._core.add(
             session_scope(session_id), session_id, fact, category, source=source,
             native_fact=native_fact, tool_originated=tool_originated, turn=turn,
-            categories=self.categories, sources=self.sources, cap=self._caps.session_memory,
+            categories=self.categories + GLOBAL_CATEGORIES, sources=self.sources,
+            cap=self._caps.session_memory, suggested=suggested,
         )
 
     def set(self, session_id: str, fact: str, category: str, *, native_fact: str = "") -> MemoryEntry:

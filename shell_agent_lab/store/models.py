@@ -97,6 +97,7 @@ class MemoryEntry:
     superseded_by: int | None = None
     session_id: str | None = None     # None for Global Memory
     source_time: datetime | None = None
+    suggested: bool = False           # Session Memory preference/decision awaiting a Pin
 
 
 @dataclass(frozen=True)

@@ -62,11 +62,13 @@ def trust_tag(source: str, *, scope: str = "global") -> str:
 
 
 def memory_line(
-    fact: str, native_fact: str, category: str, source: str, created_at: datetime | None, *, scope: str
+    fact: str, native_fact: str, category: str, source: str, created_at: datetime | None, *,
+    scope: str, suggested: bool = False,
 ) -> str:
-    """``- <trust> [<category>] <fact> (<native>) (learned YYYY-MM-DD)\\n``."""
+    """``- <trust> [<category>] [suggested]? <fact> (<native>) (learned YYYY-MM-DD)\\n``."""
     clean_fact = sanitize(fact, FACT_RUNES)
-    line = f"- {trust_tag(source, scope=scope)} [{sanitize(category, CATEGORY_RUNES)}] {clean_fact}"
+    mark = " [suggested]" if suggested else ""
+    line = f"- {trust_tag(source, scope=scope)} [{sanitize(category, CATEGORY_RUNES)}]{mark} {clean_fact}"
     native = sanitize(native_fact, FACT_RUNES)
     if native and native != clean_fact:
         line += f" ({native})"

@@ -284,19 +284,45 @@ class Store:
                 "SELECT COUNT(*) FROM records WHERE session_id = ? AND role = 'user'", (session_id,)
             ).fetchone()[0]
 
+    # --- transactions -----------------------------------------------------------------------
+    def transaction(self):
+        """One ``BEGIN IMMEDIATE`` on this thread: store writes made inside on the same thread
+        join it and an exception rolls all of them back (blob files are the caller's to remove).
+
+        ``with store.transaction(): ...``
+        """
+        return self._db.write()
+
     # --- summary cache ------------------------------------------------------------------------
-    def get_summary(self, session_id: str, key: str) -> SummaryEntry | None:
-        with self._db.read() as conn:
-            row = conn.execute(
-                "SELECT key, kind, tier, summarizer_id, from_ts, to_ts, record_count, summary, "
-                "created_at FROM summaries WHERE session_id = ? AND key = ?",
-                (session_id, key),
-            ).fetchone()
-        if row is None:
-            return None
+    _SUMMARY_COLUMNS = (
+        "key, kind, tier, summarizer_id, from_ts, to_ts, record_count, summary, created_at"
+    )
+
+    @staticmethod
+    def _summary(row: tuple) -> SummaryEntry:
         key_, kind, tier, summarizer, from_ts, to_ts, count, summary, created = row
         return SummaryEntry(key_, kind, tier, summarizer, from_db(from_ts), from_db(to_ts), count,
                             summary, from_db(created))
+
+    def get_summary(self, session_id: str, key: str) -> SummaryEntry | None:
+        with self._db.read() as conn:
+            row = conn.execute(
+                f"SELECT {self._SUMMARY_COLUMNS} FROM summaries WHERE session_id = ? AND key = ?",
+                (session_id, key),
+            ).fetchone()
+        return self._summary(row) if row else None
+
+    def list_summaries(self, session_id: str) -> list[SummaryEntry]:
+        """Oldest first by ``created_at``."""
+        with self._db.read() as conn:
+            return [
+                self._summary(r)
+                for r in conn.execute(
+                    f"SELECT {self._SUMMARY_COLUMNS} FROM summaries WHERE session_id = ? "
+                    "ORDER BY created_at, rowid",
+                    (session_id,),
+                )
+            ]
 
     def put_summary(self, session_id: str, entry: SummaryEntry) -> None:
         """Insert or replace by key; keeps the newest ``Caps.summaries`` by ``created_at``."""
@@ -340,10 +366,13 @@ class Store:
         entry = self.session_memory.get(session_id, entry_id)
         if entry is None:
             raise NotFoundError(f"no session-memory entry {entry_id} in session {session_id!r}")
-        return self.global_memory.add(
-            entry.fact, category, source="promoted_from_session_memory",
-            native_fact=entry.native_fact, tool_originated=entry.tool_originated,
-        ).entry
+        with self._db.write() as conn:
+            pinned = self.global_memory.add(
+                entry.fact, category, source="promoted_from_session_memory",
+                native_fact=entry.native_fact, tool_originated=entry.tool_originated,
+            ).entry
+            conn.execute("UPDATE memory SET suggested = 0 WHERE id = ?", (entry.id,))
+        return pinned
 
     def pin_finding(self, session_id: str, finding_id: str, category: str) -> MemoryEntry:
         """Copy a Finding to Global Memory (the finding stays)."""
