@@ -1,0 +1,95 @@
+"""Run a blocking SDK call on a worker thread so the caller can cancel it or give up on time.
+
+The SDKs block inside socket reads: a server that hangs before its headers or in the middle
+of a stream would otherwise hold the caller until a read timeout. Here the producer runs on
+a daemon thread and hands items over a queue; the caller waits in short slices, watching
+``cancel`` and a per-attempt deadline, and on either closes the response (through the
+:class:`Closer` the producer registered) and leaves the worker to finish on its own.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from typing import Any, Callable
+
+from .errors import CancelledError, UnreachableError
+
+__all__ = ["Closer", "pump"]
+
+_POLL = 0.05
+
+
+class Closer:
+    """Holds the close function of the in-flight response; closing early is remembered."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._close: Callable[[], Any] | None = None
+        self.closed = False
+
+    def set(self, close: Callable[[], Any]) -> None:
+        with self._lock:
+            self._close = close
+            closed = self.closed
+        if closed:
+            _quietly(close)
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+            close = self._close
+        if close is not None:
+            _quietly(close)
+
+
+def _quietly(fn: Callable[[], Any]) -> None:
+    try:
+        fn()
+    except Exception:  # closing a broken connection may itself fail; nothing to do
+        pass
+
+
+def pump(produce: Callable[[Callable[[Any], None], Closer], None], *,
+         on_item: Callable[[Any], None], cancel: threading.Event | None, timeout: float,
+         timeout_error: Callable[[], Exception] = lambda: UnreachableError("request timed out"),
+         clock: Callable[[], float] = time.monotonic) -> None:
+    """Run ``produce(emit, closer)`` on a worker; call ``on_item`` here for each emitted item.
+
+    Raises what the producer raised, :class:`CancelledError` when ``cancel`` is set, or
+    ``timeout_error()`` when ``timeout`` seconds pass before the producer finishes.
+    """
+    items: "queue.Queue[tuple[str, Any]]" = queue.Queue()
+    closer = Closer()
+
+    def run() -> None:
+        try:
+            produce(lambda item: items.put(("item", item)), closer)
+        except BaseException as exc:  # handed to the caller's thread
+            items.put(("error", exc))
+        else:
+            items.put(("done", None))
+
+    worker = threading.Thread(target=run, name="model-request", daemon=True)
+    worker.start()
+    deadline = clock() + timeout
+    try:
+        while True:
+            if cancel is not None and cancel.is_set():
+                raise CancelledError("request cancelled")
+            remaining = deadline - clock()
+            if remaining <= 0:
+                raise timeout_error()
+            try:
+                kind, value = items.get(timeout=min(_POLL, remaining) if cancel is not None else remaining)
+            except queue.Empty:
+                continue
+            if kind == "item":
+                on_item(value)
+            elif kind == "done":
+                return
+            else:
+                raise value
+    except BaseException:
+        closer.close()
+        raise
