@@ -1,0 +1,316 @@
+/** Chat: the session's conversation, streaming replies, tool activity, approvals, queue and Stop. */
+import { h, setChildren } from '../dom';
+import { AgentState, ChatRecord, EventMessage, Events } from '../protocol.generated';
+import { Tab, TabHost, guarded } from './base';
+
+type ApprovalRequest = Events['approval_request'];
+
+export class ChatTab implements Tab {
+  readonly name = 'chat';
+  readonly label = 'Chat';
+  readonly node: HTMLElement;
+
+  constructor(private readonly host: TabHost) {
+    this._log = h('div', { class: 'sal-chat-log', id: 'sal-chat-log', 'aria-live': 'polite' });
+    this._approvals = h('div', { class: 'sal-approvals', id: 'sal-approvals' });
+    this._activity = h('div', { class: 'sal-queue', id: 'sal-chat-activity', 'data-state': 'idle' });
+    this._input = h('textarea', {
+      class: 'sal-chat-input',
+      id: 'sal-chat-input',
+      rows: 3,
+      placeholder: 'Ask about your data… (Enter sends, Shift+Enter for a new line; /help lists commands)'
+    });
+    this._input.addEventListener('keydown', (ev: KeyboardEvent) => {
+      if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
+        ev.preventDefault();
+        void this.send();
+      }
+    });
+    this._send = h('button', { class: 'sal-button sal-primary', id: 'sal-chat-send', type: 'button', onclick: () => void this.send() }, 'Send');
+    this._stop = h('button', { class: 'sal-button', id: 'sal-chat-stop', type: 'button', disabled: true, onclick: () => void this.stop() }, 'Stop');
+    this.node = h(
+      'div',
+      { class: 'sal-tab sal-chat', 'data-tab': 'chat' },
+      this._log,
+      this._approvals,
+      this._activity,
+      h('div', { class: 'sal-chat-compose' }, this._input, h('div', { class: 'sal-chat-buttons' }, this._send, this._stop))
+    );
+  }
+
+  clear(): void {
+    setChildren(this._log);
+    setChildren(this._approvals);
+    this._turns.clear();
+    this._tools.clear();
+    this._setState('READY');
+  }
+
+  async refresh(): Promise<void> {
+    const history = await this.host.request('history', {});
+    setChildren(this._log, ...history.records.map(r => this._recordNode(r)));
+    this._turns.clear();
+    this._tools.clear();
+    setChildren(this._approvals);
+    for (const raw of history.pending_approvals) {
+      this._showApproval(raw as unknown as ApprovalRequest);
+    }
+    this._setState(history.state);
+    this._scroll();
+  }
+
+  async send(): Promise<void> {
+    const message = this._input.value.trim();
+    if (!message) {
+      return;
+    }
+    this._input.value = '';
+    await guarded(this.host, async () => {
+      const result = await this.host.request('send', { message });
+      if (result.phase === 'queued') {
+        this._activity.dataset.state = 'queued';
+        this._activity.textContent = `Queued: “${message}” runs after memory extraction finishes.`;
+      } else if (result.phase === 'command' && result.text) {
+        this._log.append(h('div', { class: 'sal-msg sal-msg-command', 'data-role': 'command' }, h('pre', {}, result.text)));
+        this._scroll();
+      } else if (result.phase === 'error') {
+        this.host.notify(result.error || 'The message was refused.', 'error');
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    await guarded(this.host, async () => {
+      await this.host.request('abort', {});
+    });
+  }
+
+  onEvent(ev: EventMessage): void {
+    const d = ev.data as any;
+    switch (ev.event) {
+      case 'state_changed':
+        this._setState(d.state as AgentState);
+        break;
+      case 'turn_started':
+        this._log.append(this._bubble('user', d.message));
+        this._turnNode(d.turn_id);
+        break;
+      case 'stream_token': {
+        const turn = this._turnNode(d.turn_id);
+        turn.text.textContent = (turn.text.textContent ?? '') + d.text;
+        turn.node.dataset.streaming = 'true';
+        break;
+      }
+      case 'assistant_text': {
+        const turn = this._turnNode(d.turn_id);
+        turn.text.textContent = d.text;
+        break;
+      }
+      case 'turn_finished': {
+        const turn = this._turnNode(d.turn_id);
+        delete turn.node.dataset.streaming;
+        turn.node.dataset.phase = String(d.phase);
+        if (typeof d.text === 'string' && d.text) {
+          turn.text.textContent = d.text;
+        }
+        if (d.error) {
+          turn.node.append(h('div', { class: 'sal-msg-error', 'data-role': 'error' }, this._explainError(String(d.error))));
+        }
+        this._turns.delete(d.turn_id);
+        break;
+      }
+      case 'tool_start':
+        this._toolNode(d.turn_id, d.tool_call_id, d.name, d.arguments);
+        break;
+      case 'tool_progress': {
+        const tool = this._toolNode(d.turn_id, d.tool_call_id, d.name, undefined);
+        const counts = d.total ? ` ${d.current ?? 0}/${d.total}` : '';
+        tool.detail.textContent = `${d.detail ?? ''}${counts}`;
+        if (d.total) {
+          tool.progress.max = d.total;
+          tool.progress.value = d.current ?? 0;
+          tool.progress.hidden = false;
+        }
+        break;
+      }
+      case 'tool_end': {
+        const tool = this._toolNode(d.turn_id, d.tool_call_id, d.name, undefined);
+        tool.node.dataset.status = String(d.status);
+        tool.progress.hidden = true;
+        tool.detail.textContent = d.summary ? String(d.summary) : String(d.status);
+        break;
+      }
+      case 'retry_backoff':
+        this._activity.dataset.state = 'retry';
+        this._activity.textContent = `Model busy or unreachable; retry ${d.attempt}/${d.max_attempts} in ${Math.round(d.delay)} s…`;
+        break;
+      case 'approval_request':
+        this._showApproval(d as ApprovalRequest);
+        break;
+      case 'approval_resolved':
+        this._approvals.querySelector(`[data-request-id="${CSS.escape(String(d.request_id))}"]`)?.remove();
+        break;
+      case 'queued':
+        this._activity.dataset.state = 'queued';
+        this._activity.textContent = `Queued: “${d.message}” runs after memory extraction finishes.`;
+        break;
+      case 'queue_cleared':
+      case 'queue_dispatched':
+        this._setState(this._state);
+        break;
+      case 'extraction_started':
+        this._activity.dataset.state = 'extracting';
+        this._activity.textContent = 'Updating memory from the last turn…';
+        break;
+      case 'extraction_done':
+        this._setState(this._state === 'EXTRACTING' ? 'READY' : this._state);
+        break;
+      case 'session_changed':
+        void guarded(this.host, () => this.refresh());
+        break;
+      default:
+        break;
+    }
+    this._scroll();
+  }
+
+  private _setState(state: AgentState): void {
+    this._state = state;
+    const busy = state === 'BUSY';
+    this.node.dataset.agentState = state;
+    this._stop.disabled = state === 'READY';
+    this._send.textContent = busy || state === 'EXTRACTING' ? 'Queue' : 'Send';
+    if (state === 'QUEUED') {
+      this._activity.dataset.state = 'queued';
+      if (!this._activity.textContent?.startsWith('Queued')) {
+        this._activity.textContent = 'Queued: your message runs after memory extraction finishes.';
+      }
+    } else if (state === 'EXTRACTING') {
+      this._activity.dataset.state = 'extracting';
+      this._activity.textContent = 'Updating memory from the last turn…';
+    } else if (busy) {
+      this._activity.dataset.state = 'busy';
+      this._activity.textContent = 'Working…';
+    } else {
+      this._activity.dataset.state = 'idle';
+      this._activity.textContent = '';
+    }
+  }
+
+  private _recordNode(record: ChatRecord): HTMLElement {
+    if (record.role === 'tool') {
+      const node = h(
+        'div',
+        { class: 'sal-tool', 'data-role': 'tool', 'data-status': record.status ?? 'done' },
+        h('span', { class: 'sal-tool-name' }, `⚙ ${record.tool_name ?? 'tool'}`),
+        h('span', { class: 'sal-tool-detail' }, summarize(record.content))
+      );
+      return node;
+    }
+    return this._bubble(record.role, record.content);
+  }
+
+  private _bubble(role: string, text: string): HTMLElement {
+    return h('div', { class: `sal-msg sal-msg-${role}`, 'data-role': role }, h('div', { class: 'sal-msg-text' }, text));
+  }
+
+  private _turnNode(turnId: string): { node: HTMLElement; text: HTMLElement } {
+    let turn = this._turns.get(turnId);
+    if (!turn) {
+      const text = h('div', { class: 'sal-msg-text' });
+      const node = h('div', { class: 'sal-msg sal-msg-assistant', 'data-role': 'assistant', 'data-turn-id': turnId }, text);
+      this._log.append(node);
+      turn = { node, text };
+      this._turns.set(turnId, turn);
+    }
+    return turn;
+  }
+
+  private _toolNode(
+    turnId: string,
+    callId: string,
+    name: string,
+    args: unknown
+  ): { node: HTMLElement; detail: HTMLElement; progress: HTMLProgressElement } {
+    let tool = this._tools.get(callId);
+    if (!tool) {
+      const detail = h('span', { class: 'sal-tool-detail' }, 'running…');
+      const progress = h('progress', { class: 'sal-tool-progress' });
+      progress.hidden = true;
+      const node = h(
+        'div',
+        { class: 'sal-tool', 'data-role': 'tool', 'data-tool-call-id': callId, 'data-status': 'running' },
+        h('span', { class: 'sal-tool-name' }, `⚙ ${name}`),
+        detail,
+        progress
+      );
+      if (args !== undefined && this.host.prefs().showToolArguments) {
+        node.title = JSON.stringify(args, null, 2);
+      }
+      const turn = this._turns.get(turnId);
+      if (turn) {
+        turn.node.before(node);
+      } else {
+        this._log.append(node);
+      }
+      tool = { node, detail, progress };
+      this._tools.set(callId, tool);
+    }
+    return tool;
+  }
+
+  private _showApproval(req: ApprovalRequest): void {
+    const id = String(req.request_id);
+    if (this._approvals.querySelector(`[data-request-id="${CSS.escape(id)}"]`)) {
+      return;
+    }
+    const feedback = h('input', { class: 'sal-approval-feedback', type: 'text', placeholder: 'Feedback for the model (optional)' });
+    const answer = (approved: boolean) =>
+      guarded(this.host, async () => {
+        await this.host.request('approve', { request_id: id, approved, feedback: feedback.value });
+        card.remove();
+      });
+    const preview = req.preview ?? JSON.stringify(req.arguments, null, 2);
+    const card = h(
+      'div',
+      { class: 'sal-approval', 'data-request-id': id, 'data-tool': req.tool_name },
+      h('div', { class: 'sal-approval-title' }, `Allow ${req.tool_name}?`, h('span', { class: 'sal-badge' }, req.category)),
+      req.dialog ? h('div', { class: 'sal-approval-dialog' }, req.dialog) : null,
+      h('pre', { class: 'sal-approval-preview' }, preview),
+      feedback,
+      h(
+        'div',
+        { class: 'sal-row' },
+        h('button', { class: 'sal-button sal-primary sal-approve', type: 'button', onclick: () => void answer(true) }, 'Approve'),
+        h('button', { class: 'sal-button sal-reject', type: 'button', onclick: () => void answer(false) }, 'Reject')
+      )
+    );
+    this._approvals.append(card);
+  }
+
+  private _explainError(error: string): string {
+    if (/connect|unreachable|refused|timed? ?out|resolve/i.test(error)) {
+      return `${error} — the model endpoint is unreachable: check the profile in the Settings tab (or %agent /model) and that the server is running.`;
+    }
+    return error;
+  }
+
+  private _scroll(): void {
+    this._log.scrollTop = this._log.scrollHeight;
+  }
+
+  private _log: HTMLElement;
+  private _approvals: HTMLElement;
+  private _activity: HTMLElement;
+  private _input: HTMLTextAreaElement;
+  private _send: HTMLButtonElement;
+  private _stop: HTMLButtonElement;
+  private _state: AgentState = 'READY';
+  private _turns = new Map<string, { node: HTMLElement; text: HTMLElement }>();
+  private _tools = new Map<string, { node: HTMLElement; detail: HTMLElement; progress: HTMLProgressElement }>();
+}
+
+function summarize(text: string): string {
+  const line = text.split('\n', 1)[0];
+  return line.length > 120 ? `${line.slice(0, 117)}…` : line;
+}
