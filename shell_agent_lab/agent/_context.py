@@ -1,0 +1,55 @@
+"""The agent's seam to ``shell_agent_lab.context``: building messages, the per-turn memory
+lifecycle and extraction. Everything the loop needs from that layer goes through here."""
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from ..llm.types import Backend
+
+__all__ = ["make_builder", "make_budget", "run_lifecycle", "run_extraction", "wrap_untrusted"]
+
+log = logging.getLogger(__name__)
+
+
+def make_builder(store: Any) -> Any:
+    from ..context import ContextBuilder
+
+    return ContextBuilder(store)
+
+
+def make_budget(backend: Backend, profile: dict[str, Any], max_context_tokens: int | None) -> Any:
+    """The context budget: settings → profile → the backend's own ``context_tokens`` → unlimited."""
+    from ..context import Budget
+
+    tokens = max_context_tokens or profile.get("max_context_tokens") or getattr(backend, "context_tokens", 0) or 0
+    reserve = profile.get("output_reserve")
+    if reserve is None:
+        reserve = 4096 if tokens else 0
+    return Budget(max_context_tokens=int(tokens), output_reserve=int(reserve))
+
+
+def run_lifecycle(store: Any, session_id: str, message: str) -> None:
+    """Decay and touch memory for a new user turn (a no-op until the context layer provides it)."""
+    try:
+        from ..context import run_lifecycle as _run
+    except ImportError:
+        return
+    _run(store, session_id, message)
+
+
+def run_extraction(store: Any, publish: Callable[[str, dict], None], session_id: str,
+                   backend: Backend, private: bool) -> Any:
+    """Extract memories from the latest turn (a no-op until the context layer provides it)."""
+    try:
+        from ..context import Extractor
+    except ImportError:
+        return None
+    return Extractor(store, publish).run(session_id, backend, private=private)
+
+
+def wrap_untrusted(text: str) -> str:
+    """Wrap data a tool sends to the model itself in a fresh guard envelope (fails closed)."""
+    from ..context import new_tag, wrap
+
+    return wrap(new_tag(), text)

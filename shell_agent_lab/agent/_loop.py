@@ -1,0 +1,299 @@
+"""One user turn: record the message, then ask the model and run its tool calls, round by round.
+
+Everything is injected through :class:`TurnEnv`, so the loop runs the same under the magic,
+the side panel and the tests. The loop never holds the agent's lock.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
+from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
+from ..tools.approval import ApprovalGate, rejection_text
+from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
+from . import _context
+from ._arguments import argument_problem
+from ._loopguard import EMPTY_REPLY_NOTE, LoopDetector
+from ._types import Reply, ToolActivity
+
+__all__ = ["TurnEnv", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
+
+log = logging.getLogger(__name__)
+
+MAX_ROUNDS_TEXT = "(Max tool rounds reached)"
+CANCELLED_TEXT = "(Cancelled)"
+_SUMMARY_CHARS = 200
+_CTX_FIELDS = frozenset(ToolContext.__dataclass_fields__)
+
+
+@dataclass
+class TurnEnv:
+    store: Any
+    session: Any                         # store Session
+    builder: Any                         # ContextBuilder
+    backend: Backend
+    registry: ToolRegistry
+    gate: ApprovalGate
+    publish: Callable[[str, dict], None]
+    cancel: threading.Event
+    turn_id: str
+    max_rounds: int = 10
+    max_args_bytes: int = 1024 * 1024
+    disabled: frozenset[str] = frozenset()
+    auto_extract: bool = True
+    engine: Any = None
+    namespace: dict[str, Any] | None = None
+    settings: Any = None
+    clock: Callable[[], Any] | None = None
+    budget: Any = None
+    #: set by the loop: whether a model answer was recorded (drives extraction and titles)
+    answered: bool = field(default=False, init=False)
+
+
+class _Cancelled(Exception):
+    pass
+
+
+def _summary(text: str) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= _SUMMARY_CHARS else line[:_SUMMARY_CHARS - 1] + "…"
+
+
+def _serialise_calls(calls: list[ToolCall]) -> list[dict[str, Any]]:
+    return [{"id": c.id, "name": c.name, "arguments": c.arguments, **({"extra": c.extra} if c.extra else {})}
+            for c in calls]
+
+
+class _Turn:
+    def __init__(self, env: TurnEnv) -> None:
+        self.env = env
+        self.sid = env.session.id
+        self.reply = Reply(turn_id=env.turn_id)
+        self.loop_guard = LoopDetector()
+        self._fingerprint = self._store_fingerprint()
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _check_cancel(self) -> None:
+        if self.env.cancel.is_set():
+            raise _Cancelled()
+
+    def _tool_context(self, call_id: str = "") -> ToolContext:
+        env = self.env
+        work_dir = None
+        try:
+            work_dir = env.store.session_dir(self.sid) / "work"
+        except Exception:
+            pass
+        ctx = ToolContext(session_id=self.sid, store=env.store, engine=env.engine, backend=env.backend,
+                          publish=env.publish, cancel=env.cancel, tool_call_id=call_id, turn_id=env.turn_id,
+                          private=bool(env.session.private), auto_extract=env.auto_extract, work_dir=work_dir,
+                          namespace=env.namespace, settings=env.settings, clock=env.clock)
+        if "wrap" in _CTX_FIELDS:
+            ctx.wrap = _context.wrap_untrusted  # type: ignore[attr-defined]
+        return ctx
+
+    def _store_fingerprint(self) -> dict[str, tuple]:
+        store, sid = self.env.store, self.sid
+        out: dict[str, tuple] = {}
+        for key, fn in (("findings", lambda: store.findings.list(sid)),
+                        ("global", lambda: store.global_memory.list()),
+                        ("session", lambda: store.session_memory.list(sid))):
+            try:
+                out[key] = tuple((e.id, getattr(e, "touch_count", 0), getattr(e, "fact", None) or
+                                  getattr(e, "content", None)) for e in fn())
+            except Exception:
+                out[key] = ()
+        return out
+
+    def _publish_store_changes(self) -> None:
+        """After a batch of tool calls: tell listeners which stores changed, and note what is new."""
+        before, after = self._fingerprint, self._store_fingerprint()
+        self._fingerprint = after
+        events = {"findings": "findings_updated", "global": "global_memory_updated",
+                  "session": "session_memory_updated"}
+        for key, event in events.items():
+            if before.get(key) != after.get(key):
+                self.env.publish(event, {})
+        old_findings = {f[0] for f in before.get("findings", ())}
+        new_ids = [f[0] for f in after.get("findings", ()) if f[0] not in old_findings]
+        if new_ids:
+            try:
+                by_id = {f.id: f for f in self.env.store.findings.list(self.sid)}
+                self.reply.new_findings.extend(by_id[i] for i in new_ids if i in by_id)
+            except Exception:
+                log.exception("could not list new findings")
+        for scope in ("global", "session"):
+            old = {e[0] for e in before.get(scope, ())}
+            for entry in after.get(scope, ()):
+                if entry[0] not in old:
+                    self.reply.memory_changes.append({"scope": scope, "id": entry[0], "fact": entry[2],
+                                                      "action": "added"})
+
+    def _ask_model(self, notes: list[str]) -> Response:
+        env = self.env
+        built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes))
+        ctx = self._tool_context()
+        tools = env.registry.specs(ctx, env.disabled)
+
+        def on_retry(info: RetryInfo) -> None:
+            env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,
+                                          "delay": info.delay, "error": info.error})
+
+        options = ChatOptions(cancel=env.cancel, on_retry=on_retry)
+        if env.backend.capabilities.streaming:
+            def on_text(piece: str) -> None:
+                if piece:
+                    env.publish("stream_token", {"turn_id": env.turn_id, "text": piece})
+            return env.backend.stream(built.messages, tools, on_text=on_text, options=options)
+        return env.backend.chat(built.messages, tools, options=options)
+
+    # -- one tool call ------------------------------------------------------------------------
+    def _run_call(self, call: ToolCall) -> None:
+        env = self.env
+        activity = ToolActivity(tool_call_id=call.id, name=call.name,
+                                arguments=call.arguments if isinstance(call.arguments, dict) else {})
+        self.reply.tool_activity.append(activity)
+        env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call.id, "name": call.name,
+                                   "arguments": activity.arguments})
+        result = self._execute(call, activity)
+        if result.status == "error" and activity.status == "running":
+            activity.status = "error"
+        elif activity.status == "running":
+            activity.status = "success"
+        activity.summary = _summary(result.content)
+        env.store.append_record(self.sid, "tool", result.content, tool_name=call.name, tool_call_id=call.id,
+                                status=result.status)
+        self._collect(result)
+        env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call.id, "name": call.name,
+                                 "status": activity.status, "summary": activity.summary})
+        note = self.loop_guard.record(call.name, result.status)
+        if note:
+            self._pending_notes.append(note)
+
+    def _execute(self, call: ToolCall, activity: ToolActivity) -> ToolResult:
+        env = self.env
+        ctx = self._tool_context(call.id)
+        descriptor = env.registry.get(call.name)
+        if descriptor is None or descriptor.name in env.disabled or not descriptor.available(ctx):
+            names = ", ".join(d.name for d in env.registry.available(ctx, env.disabled)) or "none"
+            return ToolResult(f"Error: there is no tool named {call.name!r} here. Available tools: {names}",
+                              status="error")
+        problem = argument_problem(call, descriptor.parameters, env.max_args_bytes)
+        if problem:
+            return ToolResult(f"Error: {problem}", status="error")
+        decision = env.gate.check(descriptor, call.arguments, cancel=env.cancel, session_id=self.sid)
+        activity.notice = decision.notice
+        if not decision.approved:
+            activity.status = "rejected"
+            return ToolResult(rejection_text(decision), status="error")
+        self._check_cancel()
+        ctx.decision = decision
+        try:
+            out = descriptor.handler(ctx, dict(call.arguments))
+        except ToolError as exc:
+            return ToolResult(f"Error: {exc}", status="error")
+        except Exception as exc:  # a broken tool is reported to the model, never ends the turn
+            log.exception("tool %s failed", call.name)
+            return ToolResult(f"Error: {call.name} failed: {type(exc).__name__}: {exc}", status="error")
+        if isinstance(out, str):
+            return ToolResult(out)
+        if isinstance(out, ToolResult):
+            return out
+        return ToolResult(json.dumps(out, default=str, ensure_ascii=False))
+
+    def _report_bad_call(self, exc: ToolArgumentsError) -> list[str]:
+        env = self.env
+        call = ToolCall(id=exc.tool_call_id or f"call-{env.turn_id}-bad", name=exc.tool_name or "unknown")
+        env.store.append_record(self.sid, "assistant", "", tool_calls=_serialise_calls([call]))
+        activity = ToolActivity(tool_call_id=call.id, name=call.name, arguments={}, status="error",
+                                summary=_summary(exc.message))
+        self.reply.tool_activity.append(activity)
+        env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call.id, "name": call.name,
+                                   "arguments": {}})
+        env.store.append_record(self.sid, "tool", f"Error: {exc.message}. Call the tool again with one valid "
+                                "JSON object as its arguments.", tool_name=call.name, tool_call_id=call.id,
+                                status="error")
+        env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call.id, "name": call.name,
+                                 "status": "error", "summary": activity.summary})
+        note = self.loop_guard.record(call.name, "error")
+        return [note] if note else []
+
+    def _collect(self, result: ToolResult) -> None:
+        data = result.data or {}
+        self.reply.tables.extend(data.get("tables") or ())
+        self.reply.charts.extend(data.get("charts") or ())
+        self.reply.sql.extend(data.get("sql") or ())
+        if data.get("data_changed"):
+            self._data_changed = True
+
+    # -- the loop -----------------------------------------------------------------------------
+    def run(self, message: str) -> Reply:
+        env = self.env
+        env.store.append_record(self.sid, "user", message)
+        env.publish("records_updated", {})
+        self._pending_notes: list[str] = []
+        self._data_changed = False
+        try:
+            _context.run_lifecycle(env.store, self.sid, message)
+            self._loop()
+        except (_Cancelled, CancelledError):
+            self.reply.text = CANCELLED_TEXT
+        except LLMError as exc:
+            self.reply.error = str(exc)
+        except Exception as exc:  # the turn ends with a clear error; the user's message is kept
+            log.exception("turn failed")
+            self.reply.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self._publish_store_changes()
+            if self._data_changed:
+                env.publish("data_updated", {})
+            env.publish("records_updated", {})
+        return self.reply
+
+    def _loop(self) -> None:
+        env = self.env
+        retried_empty = False
+        notes: list[str] = []
+        for _ in range(env.max_rounds):
+            self._check_cancel()
+            try:
+                response = self._ask_model(notes)
+            except ToolArgumentsError as exc:
+                # the model's call could not be decoded: it sees the problem as the tool's result
+                self._check_cancel()
+                notes = self._report_bad_call(exc)
+                continue
+            self._check_cancel()
+            notes = []
+            text = env.builder.clean_reply(self.sid, response.text or "")
+            if not response.tool_calls:
+                if text.strip():
+                    env.store.append_record(self.sid, "assistant", text)
+                    self.reply.text = text
+                    env.answered = True
+                    return
+                if retried_empty:
+                    self.reply.text = ""
+                    return
+                retried_empty = True
+                notes = [EMPTY_REPLY_NOTE]
+                continue
+            env.store.append_record(self.sid, "assistant", text, tool_calls=_serialise_calls(response.tool_calls))
+            env.answered = True
+            if text.strip():
+                env.publish("assistant_text", {"turn_id": env.turn_id, "text": text})
+            for call in response.tool_calls:
+                self._check_cancel()
+                self._run_call(call)
+            self._publish_store_changes()
+            notes, self._pending_notes = self._pending_notes, []
+        self.reply.text = MAX_ROUNDS_TEXT
+
+
+def run_turn(env: TurnEnv, message: str) -> Reply:
+    """Run one user turn to its end (text, error, cancellation or the round limit)."""
+    return _Turn(env).run(message)

@@ -1,0 +1,30 @@
+"""Loop detection: three errors in a row from the same tool earn one corrective note."""
+from __future__ import annotations
+
+from collections import deque
+
+__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE"]
+
+EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
+                    "the tool calls found.")
+
+
+class LoopDetector:
+    """Keeps the last three (tool, status) outcomes of one user turn."""
+
+    def __init__(self, window: int = 3) -> None:
+        self._window = window
+        self._trace: deque[tuple[str, str]] = deque(maxlen=window)
+
+    def record(self, tool: str, status: str) -> str | None:
+        """Add one outcome; returns the note to send once when the tool keeps failing."""
+        self._trace.append((tool, status))
+        if len(self._trace) < self._window:
+            return None
+        names = {name for name, _ in self._trace}
+        if len(names) == 1 and all(s == "error" for _, s in self._trace):
+            self._trace.clear()   # one-shot per stretch of failures
+            return (f"Note: `{tool}` has returned an error {self._window} times in a row. Do not retry it "
+                    "with small variations. Take a clearly different approach: inspect the inputs or the "
+                    "data first, try another tool, or ask the user for clarification.")
+        return None

@@ -1,0 +1,605 @@
+"""The kernel's one agent: a state machine in front of the tool loop.
+
+Front doors call it from several threads at once (a cell on the main thread, the side panel's
+comm on a subshell thread), so every field that decides what may run lives under one lock, and
+the state machine is the single authority:
+
+    READY ──send──▶ BUSY ──turn ends──▶ READY, or EXTRACTING when memory extraction follows
+    EXTRACTING ──send──▶ QUEUED (one slot, the most recent message wins)
+    EXTRACTING / QUEUED ──extraction ends (even failed)──▶ READY, or BUSY with the queued message
+    any ──abort──▶ the turn is cancelled, the queue cleared, extraction no longer holds the state
+
+A send while BUSY is refused. State changes are published as ``state_changed`` events *after*
+the state is set, strictly in the order they happened (a dedicated publish lock spans each
+transition), so a listener never sees READY while the agent is actually queued.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..events import EventBus
+from ..llm.errors import ConfigurationError, LLMError
+from ..llm.types import Backend, ChatOptions, Message
+from ..tools.approval import ApprovalGate, Approver
+from ..tools.registry import ToolRegistry
+from . import _context
+from ._loop import TurnEnv, run_turn
+from ._types import AgentState, Reply, SendResult
+
+__all__ = ["Agent", "AgentBusyError"]
+
+log = logging.getLogger(__name__)
+
+_BUSY_TEXT = ("Still answering the previous message. Wait for it to finish, or stop it with /stop "
+              "(or the Stop button).")
+_TITLE_PROMPT = ("Write a short title (under 30 characters) for a conversation that begins with the "
+                 "message below. Use the same language as the message. Reply with the title only.")
+_DEFAULT_TITLE = "New Session"
+_turn_ids = itertools.count(1)
+
+
+class AgentBusyError(RuntimeError):
+    """An operation that needs the agent idle was asked for while a turn runs."""
+
+
+@dataclass
+class _Turn:
+    message: str
+    id: str = field(default_factory=lambda: f"turn-{next(_turn_ids)}")
+    done: threading.Event = field(default_factory=threading.Event)
+    reply: Reply | None = None
+    queued_at: float | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    def finish(self, reply: Reply) -> None:
+        if self.reply is None:
+            reply.turn_id = self.id
+            self.reply = reply
+        self.done.set()
+
+
+def _backend_default(backend: Backend | None, attr: str) -> bool:
+    value = getattr(backend, attr, None)
+    if isinstance(value, bool):
+        return value
+    # remote models default on; the embedded local model and test doubles default off
+    return backend is not None and backend.name not in ("local", "scripted")
+
+
+class Agent:
+    """One per kernel. See the module docstring for the state machine."""
+
+    def __init__(self, *, store: Any, registry: ToolRegistry | None = None, events: EventBus | None = None,
+                 settings: Any = None, backend: Backend | None = None,
+                 backend_factory: Callable[[str | None], Backend] | None = None,
+                 engine_factory: Callable[[Any], Any] | None = None,
+                 namespace: Callable[[], dict] | None = None, approver: Approver | None = None,
+                 builder: Any = None, clock: Callable[[], Any] | None = None) -> None:
+        if settings is None:
+            from ..config import ShellAgent
+            settings = ShellAgent()
+        self.store = store
+        self.registry = registry or ToolRegistry()
+        self.events = events or EventBus()
+        self.settings = settings
+        self._backend = backend
+        self._backend_profile: str | None = None
+        self._backend_factory = backend_factory
+        self._engine_factory = engine_factory
+        self._namespace = namespace
+        self._clock = clock
+        self._builder = builder if builder is not None else _context.make_builder(store)
+        self.gate = ApprovalGate(settings.approval_overrides, settings.approval_policy, approver=approver,
+                                 publish=self._publish)
+        # -- guarded by _cond ------------------------------------------------------------------
+        self._cond = threading.Condition(threading.Lock())
+        self._emit_lock = threading.RLock()       # spans a transition and its state_changed event
+        self._phase = AgentState.READY             # READY | BUSY | EXTRACTING
+        self._queued: _Turn | None = None
+        self._current: _Turn | None = None
+        self._background = 0                       # running background jobs (title, extraction)
+        self._epoch = 0                            # bumped by abort/session switch: stale jobs keep out
+        self._session: Any = None
+        self._engine: Any = None
+        self._engine_for: str | None = None
+        self._turn_thread: threading.Thread | None = None
+        self._violations: list[str] = []
+
+    # == public surface ==========================================================================
+    @property
+    def state(self) -> AgentState:
+        with self._cond:
+            return self._state_locked()
+
+    @property
+    def session(self) -> Any:
+        with self._cond:
+            session = self._session
+        return session if session is not None else self.open_session(None)
+
+    @property
+    def backend(self) -> Backend:
+        """The backend for the current session's profile (built on first use)."""
+        return self._resolve_backend(self.session)
+
+    @property
+    def approver(self) -> Approver | None:
+        return self.gate.approver
+
+    @approver.setter
+    def approver(self, value: Approver | None) -> None:
+        self.gate.approver = value
+
+    def send(self, message: str, *, wait: bool = True) -> SendResult:
+        """Run one turn (or a slash command). See :class:`SendResult` for the phases."""
+        text = (message or "").strip()
+        if not text:
+            return SendResult("error", error_message="Nothing to send: the message is empty.")
+        from . import commands
+        if commands.is_command(text):
+            result = commands.run_command(self, text)
+            if result.error:
+                return SendResult("error", cmd_result=result, error_message=result.error)
+            return SendResult("command", content=result.text, cmd_result=result)
+        turn = _Turn(text)
+        accepted = self._submit(turn)
+        if accepted.phase != "started" or not wait:
+            return accepted
+        turn.done.wait()
+        reply = turn.reply or Reply(error="the turn ended without a reply")
+        if reply.error:
+            return SendResult("error", content=reply.text, reply=reply, error_message=reply.error, turn_id=turn.id)
+        return SendResult("completed", content=reply.text, reply=reply, turn_id=turn.id)
+
+    def run(self, message: str, *, timeout: float | None = None) -> Reply:
+        """Blocking: one full turn (waits through a queue slot too). Used by the magic."""
+        text = (message or "").strip()
+        if not text:
+            return Reply(error="Nothing to send: the message is empty.")
+        from . import commands
+        if commands.is_command(text):
+            result = commands.run_command(self, text)
+            return Reply(text=result.text, error=result.error, command=result)
+        turn = _Turn(text)
+        accepted = self._submit(turn)
+        if accepted.phase == "error":
+            return Reply(error=accepted.error_message)
+        if not turn.done.wait(timeout):
+            return Reply(error=f"No answer within {timeout:g} s; the turn keeps running (use /stop to cancel).",
+                         turn_id=turn.id)
+        return turn.reply or Reply(error="the turn ended without a reply")
+
+    def abort(self) -> None:
+        """Cancel the running turn, clear the queue and release the extraction hold."""
+        def mutate() -> list[tuple[str, dict]]:
+            events: list[tuple[str, dict]] = []
+            self._epoch += 1
+            if self._current is not None:
+                self._current.cancel.set()
+            if self._queued is not None:
+                self._queued.finish(Reply(text="", error="Cancelled before it was sent."))
+                self._queued = None
+                events.append(("queue_cleared", {}))
+            if self._phase == AgentState.EXTRACTING:
+                self._phase = AgentState.READY
+            return events
+        self._transition(mutate)
+        self.gate.cancel_all()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        """Wait until no turn, queue or background job is left. False on timeout."""
+        if threading.current_thread() is self._turn_thread:
+            raise AgentBusyError("wait_idle was called from inside a turn")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            while self._phase != AgentState.READY or self._queued is not None or self._background:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._cond.wait(remaining)
+            return True
+
+    def resolve_approval(self, request_id: str, approved: bool, feedback: str = "",
+                         action: str | None = None) -> bool:
+        """Answer an approval request; a stale or repeated answer is a no-op (returns False)."""
+        return self.gate.resolve(request_id, approved, feedback, action)
+
+    def open_session(self, session_id: str | None = None, *, notebook_path: str | None = None,
+                     key: str | None = None, private: bool = False) -> Any:
+        """Switch to a session (found by id, key or notebook path; created when none exists).
+
+        Waits for background work first, resets the session's guard nonce and opens its
+        analysis engine.
+        """
+        self._require_not_busy("switch sessions")
+        self.wait_idle()
+        store = self.store
+        session = None
+        if session_id is not None:
+            session = store.get_session(session_id)
+            if session is None:
+                raise KeyError(f"no session with id {session_id!r}; /sessions lists them")
+        elif notebook_path is not None or key is not None:
+            session = store.find_session(notebook_path, key=key)
+            if session is not None and private and not session.private:
+                session = None          # a private session for this notebook was asked for
+        if session is None:
+            kwargs: dict[str, Any] = {"notebook_path": notebook_path, "private": private,
+                                      "profile": self.settings.profile}
+            if key is not None:
+                kwargs["key"] = key
+            try:
+                session = store.create_session(**kwargs)
+            except TypeError:
+                kwargs.pop("key", None)
+                session = store.create_session(**kwargs)
+        self._switch_to(session)
+        return session
+
+    def new_session(self, *, private: bool | None = None, title: str = _DEFAULT_TITLE) -> Any:
+        """Start a fresh session for the same notebook (``/reset``, ``/private``); the old one is kept."""
+        self._require_not_busy("start a new session")
+        self.wait_idle()
+        old = self.session
+        session = self.store.create_session(title=title, notebook_path=old.notebook_path,
+                                            private=bool(old.private if private is None else private),
+                                            profile=old.profile)
+        self._switch_to(session)
+        return session
+
+    def refresh_session(self) -> Any:
+        """Re-read the current session from the store (after a rename or profile change)."""
+        with self._cond:
+            current = self._session
+        if current is None:
+            return None
+        fresh = self.store.get_session(current.id)
+        with self._cond:
+            if self._session is not None and self._session.id == current.id and fresh is not None:
+                self._session = fresh
+        return fresh
+
+    def engine(self) -> Any:
+        """The current session's analysis engine (opened on first use; None without a factory)."""
+        return self._engine_for_session(self.session)
+
+    def set_profile(self, name: str | None) -> Backend:
+        """Bind the current session to profile ``name`` and build its backend (after draining)."""
+        if name is not None:
+            self.settings.profile_settings(name)        # unknown names raise KeyError with the list
+        self._require_not_busy("change the profile")
+        self.wait_idle()
+        session = self.session
+        self.store.set_session_profile(session.id, name)
+        session = self.refresh_session() or session
+        backend = self._rebuild_backend(session)
+        self._publish("profile_changed", {"profile": name, "backend": backend.name, "model": backend.model})
+        return backend
+
+    def set_model(self, model: str | None) -> Backend:
+        """Use ``model`` within the current profile (after draining background work)."""
+        self._require_not_busy("change the model")
+        self.wait_idle()
+        self.settings.model = model or None
+        session = self.session
+        backend = self._rebuild_backend(session)
+        self._publish("profile_changed", {"profile": self._profile_of(session), "backend": backend.name,
+                                          "model": backend.model})
+        return backend
+
+    def close(self) -> None:
+        """Stop everything and release the engine and backend (kernel shutdown)."""
+        self.abort()
+        self.wait_idle(timeout=10)
+        with self._cond:
+            engine, self._engine, self._engine_for = self._engine, None, None
+            backend = self._backend
+        for thing in (engine, backend):
+            try:
+                if thing is not None:
+                    thing.close()
+            except Exception:
+                log.exception("close failed")
+
+    # == state machine ===========================================================================
+    def _state_locked(self) -> AgentState:
+        if self._phase == AgentState.EXTRACTING and self._queued is not None:
+            return AgentState.QUEUED
+        return self._phase
+
+    def _check_locked(self) -> None:
+        if self._queued is not None and self._phase != AgentState.EXTRACTING:
+            self._violations.append(f"queue held while {self._phase}")
+            log.error("agent state invariant broken: queue held while %s", self._phase)
+
+    def _transition(self, mutate: Callable[[], list[tuple[str, dict]] | None]) -> None:
+        with self._emit_lock:
+            with self._cond:
+                before = self._state_locked()
+                events = mutate() or []
+                self._check_locked()
+                after = self._state_locked()
+                self._cond.notify_all()
+            if after != before:
+                self._publish("state_changed", {"state": after.value, "previous": before.value})
+            for type_, data in events:
+                self._publish(type_, data)
+
+    def _submit(self, turn: _Turn) -> SendResult:
+        session = self.session       # open the default session before taking the lock
+        outcome: dict[str, Any] = {}
+
+        def mutate() -> list[tuple[str, dict]]:
+            if self._phase == AgentState.BUSY:
+                outcome["result"] = SendResult("error", error_message=_BUSY_TEXT)
+                return []
+            if self._phase == AgentState.EXTRACTING:
+                replaced = self._queued
+                turn.queued_at = time.time()
+                self._queued = turn
+                if replaced is not None:
+                    replaced.finish(Reply(error="Replaced by a newer message before it was sent."))
+                outcome["result"] = SendResult("queued", content=turn.message, queued_at=turn.queued_at,
+                                               turn_id=turn.id)
+                return [("queued", {"message": turn.message, "at": turn.queued_at})]
+            self._phase = AgentState.BUSY
+            self._current = turn
+            outcome["start"] = True
+            outcome["result"] = SendResult("started", turn_id=turn.id)
+            return []
+
+        self._transition(mutate)
+        if outcome.get("start"):
+            self._start_turn(turn, session)
+        return outcome["result"]
+
+    def _start_turn(self, turn: _Turn, session: Any) -> None:
+        thread = threading.Thread(target=self._turn_main, args=(turn, session), name="shell-agent-turn",
+                                  daemon=True)
+        with self._cond:
+            self._turn_thread = thread
+        thread.start()
+
+    def _turn_main(self, turn: _Turn, session: Any) -> None:
+        reply: Reply | None = None
+        answered = False
+        backend: Backend | None = None
+        try:
+            self._publish("turn_started", {"turn_id": turn.id, "message": turn.message})
+            try:
+                backend = self._resolve_backend(session)
+            except (LLMError, KeyError) as exc:
+                self.store.append_record(session.id, "user", turn.message)
+                self._publish("records_updated", {})
+                reply = Reply(error=str(exc).strip("'\""))
+            else:
+                env = self._turn_env(turn, session, backend)
+                reply = run_turn(env, turn.message)
+                answered = env.answered and reply.error is None and not turn.cancel.is_set()
+        except BaseException as exc:  # recovered: the state machine must never stay BUSY
+            log.exception("turn crashed")
+            reply = Reply(error=f"{type(exc).__name__}: {exc}")
+        finally:
+            reply = reply or Reply(error="the turn ended without a reply")
+            self._end_turn(turn, session, backend, reply, answered)
+
+    def _end_turn(self, turn: _Turn, session: Any, backend: Backend | None, reply: Reply,
+                  answered: bool) -> None:
+        do_extract = answered and backend is not None and self._auto_extract(session, backend)
+        do_title = answered and backend is not None and self._wants_title(session, backend)
+        outcome: dict[str, Any] = {}
+
+        def mutate() -> list[tuple[str, dict]]:
+            self._current = None
+            self._turn_thread = None
+            if do_extract:
+                self._phase = AgentState.EXTRACTING
+            else:
+                self._phase = AgentState.READY
+            if do_extract or do_title:
+                self._background += 1
+                outcome["epoch"] = self._epoch
+            return []
+
+        self._transition(mutate)
+        phase = "error" if reply.error else "completed"
+        self._publish("turn_finished", {"turn_id": turn.id, "phase": phase, "text": reply.text,
+                                        "error": reply.error})
+        turn.finish(reply)
+        if "epoch" in outcome:
+            threading.Thread(target=self._post_turn, name="shell-agent-background", daemon=True,
+                             args=(session, backend, do_title, do_extract, outcome["epoch"])).start()
+
+    def _post_turn(self, session: Any, backend: Backend, do_title: bool, do_extract: bool, epoch: int) -> None:
+        """Background work after a turn: the first turn's title, then memory extraction."""
+        try:
+            if do_title:
+                try:
+                    self._generate_title(session, backend)
+                except BaseException:
+                    log.exception("title generation failed")
+            if do_extract:
+                self._publish("extraction_started", {})
+                error = None
+                try:
+                    _context.run_extraction(self.store, self._publish, session.id, backend,
+                                            bool(session.private))
+                except BaseException as exc:   # recovered; the queue is still dispatched
+                    log.exception("memory extraction failed")
+                    error = f"{type(exc).__name__}: {exc}"
+                self._publish("extraction_done", {"success": error is None, "error": error})
+        finally:
+            self._finish_background(do_extract, epoch)
+
+    def _finish_background(self, held_state: bool, epoch: int) -> None:
+        outcome: dict[str, Any] = {}
+
+        def mutate() -> list[tuple[str, dict]]:
+            self._background -= 1
+            if not held_state or epoch != self._epoch or self._phase != AgentState.EXTRACTING:
+                return []          # aborted or switched meanwhile: the state is no longer ours
+            queued, self._queued = self._queued, None
+            if queued is None:
+                self._phase = AgentState.READY
+                return []
+            self._phase = AgentState.BUSY
+            self._current = queued
+            outcome["turn"] = queued
+            return [("queue_dispatched", {"message": queued.message})]
+
+        self._transition(mutate)
+        turn = outcome.get("turn")
+        if turn is not None:
+            with self._cond:
+                session = self._session
+            self._start_turn(turn, session)
+
+    # == turn plumbing ===========================================================================
+    def _turn_env(self, turn: _Turn, session: Any, backend: Backend) -> TurnEnv:
+        settings = self.settings
+        self.gate.overrides = settings.approval_overrides
+        self.gate.policy = settings.approval_policy
+        engine = self._engine_for_session(session)
+        namespace = None
+        if self._namespace is not None:
+            try:
+                namespace = self._namespace()
+            except Exception:
+                log.exception("namespace callable failed")
+        profile = self._profile_dict(session)
+        sid = session.id
+
+        def publish(type_: str, data: dict) -> None:
+            self.events.publish(type_, data, session_id=sid)
+
+        return TurnEnv(store=self.store, session=session, builder=self._builder, backend=backend,
+                       registry=self.registry, gate=self.gate, publish=publish, cancel=turn.cancel,
+                       turn_id=turn.id, max_rounds=settings.max_tool_rounds,
+                       max_args_bytes=settings.max_tool_call_args_bytes, disabled=settings.disabled(),
+                       auto_extract=self._auto_extract(session, backend), engine=engine, namespace=namespace,
+                       settings=settings, clock=self._clock,
+                       budget=_context.make_budget(backend, profile, settings.max_context_tokens))
+
+    def _publish(self, type_: str, data: dict | None = None) -> None:
+        with self._cond:
+            sid = self._session.id if self._session is not None else None
+        self.events.publish(type_, data or {}, session_id=sid)
+
+    def _require_not_busy(self, what: str) -> None:
+        if threading.current_thread() is self._turn_thread:
+            raise AgentBusyError(f"cannot {what} from inside a turn")
+        if self.state == AgentState.BUSY:
+            raise AgentBusyError(f"cannot {what} while a turn runs; wait for it or /stop it first")
+
+    def _switch_to(self, session: Any) -> None:
+        with self._cond:
+            old_engine, self._engine, self._engine_for = self._engine, None, None
+            self._session = session
+            self._epoch += 1
+        if old_engine is not None:
+            try:
+                old_engine.close()
+            except Exception:
+                log.exception("closing the previous analysis engine failed")
+        try:
+            self._builder.reset_guard(session.id)
+        except Exception:
+            log.exception("resetting the guard failed")
+        self._engine_for_session(session)
+        self._publish("session_changed", {"session_id": session.id, "title": session.title,
+                                          "private": bool(session.private)})
+
+    def _engine_for_session(self, session: Any) -> Any:
+        if self._engine_factory is None:
+            return None
+        with self._cond:
+            if self._engine_for == session.id:
+                return self._engine
+        engine = self._engine_factory(session)
+        with self._cond:
+            if self._session is not None and self._session.id == session.id and self._engine_for != session.id:
+                self._engine, self._engine_for = engine, session.id
+                return engine
+            current = self._engine if self._engine_for == session.id else None
+        if engine is not current:
+            try:
+                engine.close()
+            except Exception:
+                pass
+        return current
+
+    def _profile_of(self, session: Any) -> str | None:
+        return getattr(session, "profile", None) or self.settings.profile
+
+    def _profile_dict(self, session: Any) -> dict[str, Any]:
+        try:
+            return self.settings.profile_settings(self._profile_of(session))
+        except KeyError:
+            return {}
+
+    def _resolve_backend(self, session: Any) -> Backend:
+        profile = self._profile_of(session)
+        with self._cond:
+            backend = self._backend
+            if backend is not None and (self._backend_factory is None or self._backend_profile == profile):
+                return backend
+        if self._backend_factory is None:
+            raise ConfigurationError("no model backend is configured",
+                                     hint="pass backend= or backend_factory= when building the agent")
+        return self._rebuild_backend(session)
+
+    def _rebuild_backend(self, session: Any) -> Backend:
+        profile = self._profile_of(session)
+        if self._backend_factory is None:
+            with self._cond:
+                if self._backend is None:
+                    raise ConfigurationError("no model backend is configured")
+                return self._backend
+        backend = self._backend_factory(profile)
+        with self._cond:
+            old, self._backend, self._backend_profile = self._backend, backend, profile
+        if old is not None and old is not backend:
+            try:
+                old.close()
+            except Exception:
+                log.exception("closing the previous backend failed")
+        return backend
+
+    def _auto_extract(self, session: Any, backend: Backend) -> bool:
+        if self.settings.auto_extract is not None:
+            return bool(self.settings.auto_extract)
+        profile = self._profile_dict(session)
+        if isinstance(profile.get("auto_extract"), bool):
+            return profile["auto_extract"]
+        return _backend_default(backend, "auto_extract_default")
+
+    def _wants_title(self, session: Any, backend: Backend) -> bool:
+        setting = self.settings.auto_title
+        if setting is None:
+            profile = self._profile_dict(session)
+            setting = profile.get("auto_title") if isinstance(profile.get("auto_title"), bool) else \
+                _backend_default(backend, "auto_title_default")
+        if not setting:
+            return False
+        fresh = self.store.get_session(session.id) or session
+        if fresh.title_locked or fresh.title != _DEFAULT_TITLE:
+            return False
+        return self.store.count_user_records(session.id) == 1
+
+    def _generate_title(self, session: Any, backend: Backend) -> None:
+        first = next((r.content for r in self.store.list_records(session.id) if r.role == "user"), "")
+        if not first:
+            return
+        response = backend.chat([Message("system", _TITLE_PROMPT), Message("user", first[:2000])], (),
+                                options=ChatOptions(cancel=None))
+        title = " ".join((response.text or "").split()).strip("\"'`*# ")
+        if not title or len(title) > 60:
+            return
+        if self.store.set_auto_title(session.id, title):
+            self.refresh_session()
+            self._publish("session_renamed", {"session_id": session.id, "title": title})

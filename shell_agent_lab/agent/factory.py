@@ -1,0 +1,87 @@
+"""``build_agent``: the one place that wires a store, the tools, a backend and the analysis
+engine into an :class:`~shell_agent_lab.agent.Agent`. Front doors call only this."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Callable
+
+from ..events import EventBus
+from ..llm.errors import ConfigurationError
+from ..llm.types import Backend
+from ..tools.approval import Approver
+from ..tools.builtin import builtin_tools
+from ..tools.registry import ToolRegistry
+from .agent import Agent
+
+__all__ = ["build_agent", "default_registry"]
+
+log = logging.getLogger(__name__)
+
+
+def default_registry() -> ToolRegistry:
+    """Builtin tools plus the analysis tools (when the analysis package is importable)."""
+    registry = ToolRegistry(builtin_tools())
+    try:
+        from ..analysis import analysis_tools
+    except ImportError:
+        log.info("analysis tools unavailable: shell_agent_lab.analysis is not importable")
+    else:
+        for descriptor in analysis_tools():
+            registry.register(descriptor)
+    return registry
+
+
+def _backend_factory(settings: Any) -> Callable[[str | None], Backend]:
+    def factory(profile: str | None) -> Backend:
+        try:
+            from ..llm.selection import select_backend
+        except ImportError as exc:
+            raise ConfigurationError(
+                "no model backend is available in this installation",
+                hint="pass backend= to build_agent, or install shell-agent-lab with its model backends") from exc
+        return select_backend(settings, profile)
+    return factory
+
+
+def _engine_factory(store: Any, namespace: Callable[[], dict] | None,
+                    base_dir: Path | None) -> Callable[[Any], Any] | None:
+    try:
+        from ..analysis import AnalysisEngine
+    except ImportError:
+        log.info("analysis engine unavailable: shell_agent_lab.analysis is not importable")
+        return None
+
+    def factory(session: Any) -> Any:
+        return AnalysisEngine(store.session_dir(session.id) / "analysis.duckdb", namespace=namespace,
+                              base_dir=base_dir)
+    return factory
+
+
+def build_agent(settings: Any = None, *, store: Any = None, namespace: Callable[[], dict] | None = None,
+                backend: Backend | None = None, approver: Approver | None = None,
+                base_dir: Path | str | None = None, events: EventBus | None = None,
+                registry: ToolRegistry | None = None) -> Agent:
+    """Build the kernel's agent.
+
+    ``settings`` is a :class:`~shell_agent_lab.config.ShellAgent` (a default one when omitted);
+    ``store`` defaults to the store in the configured data directory; ``namespace`` returns the
+    kernel's user namespace (its DataFrames become queryable); ``backend`` pins one backend
+    (otherwise profiles select one); ``approver`` answers approval requests.
+    """
+    if settings is None:
+        from ..config import ShellAgent
+        settings = ShellAgent()
+    if store is None:
+        from ..paths import data_dir
+        from ..store import Caps, Store
+        store = Store.open(data_dir(settings.data_dir),
+                           caps=Caps(global_memory=settings.max_global_memory,
+                                     session_memory=settings.max_session_memory,
+                                     findings=settings.max_findings))
+    base = Path(base_dir).expanduser() if base_dir is not None else None
+    return Agent(store=store, registry=registry or default_registry(), events=events or EventBus(),
+                 settings=settings, backend=backend,
+                 backend_factory=None if backend is not None else _backend_factory(settings),
+                 engine_factory=_engine_factory(store, namespace, base), namespace=namespace,
+                 approver=approver)

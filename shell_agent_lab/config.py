@@ -1,0 +1,140 @@
+"""Settings: one traitlets ``Configurable`` read by the agent on every turn.
+
+Set values from a notebook with ``%config ShellAgent.approval_policy = "approve"``, from
+``ipython_config.py`` (``c.ShellAgent.max_tool_rounds = 6``) or in code
+(``ShellAgent(model="gpt-4o-mini")``). API keys never live here: backends read them from
+the environment.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from traitlets import Bool, Dict, Enum, Int, List, TraitError, Unicode, validate
+from traitlets.config import Configurable
+
+from .tools.registry import canonical_tool_name
+
+__all__ = ["ShellAgent", "APPROVAL_POLICIES"]
+
+APPROVAL_POLICIES = ("ask", "approve", "decline")
+_PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+_PROFILE_KEYS = frozenset({"backend", "model", "endpoint", "base_url", "api_key_env", "options",
+                           "project", "location", "auto_extract", "auto_title",
+                           "max_context_tokens", "output_reserve", "timeout"})
+
+
+class ShellAgent(Configurable):
+    """Everything a user can configure about the assistant in this kernel."""
+
+    data_dir = Unicode(None, allow_none=True, config=True,
+                       help="Where sessions, memory and tables are kept "
+                            "(SHELL_AGENT_LAB_DATA_DIR wins when set).")
+    profile = Unicode(None, allow_none=True, config=True,
+                      help="The profile new sessions use (a key of `profiles`); "
+                           "None picks a backend automatically.")
+    profiles = Dict(config=True,
+                    help='Named backends: {"work": {"backend": "openai", "model": "gpt-4o-mini", '
+                         '"endpoint": "https://…/v1", "options": {...}}}.')
+    model = Unicode(None, allow_none=True, config=True,
+                    help="Model name that overrides the profile's model.")
+    approval_policy = Enum(APPROVAL_POLICIES, default_value="ask", config=True,
+                           help='What happens when a tool needs approval: "ask" a human (declined '
+                                'with a notice when none can answer), "approve" or "decline".')
+    approval_overrides = Dict(config=True,
+                              help='Per-tool approval: {"query_sql": False} runs it without asking, '
+                                   '{"list_tables": True} always asks.')
+    disabled_tools = List(Unicode(), config=True,
+                          help="Tools never offered to the model.")
+    auto_extract = Bool(None, allow_none=True, config=True,
+                        help="Extract memories after each turn; None uses the backend's default "
+                             "(on for remote models, off for the embedded local one).")
+    auto_title = Bool(None, allow_none=True, config=True,
+                      help="Name a new session from its first message; None uses the backend's default.")
+    max_tool_rounds = Int(10, config=True, help="Model calls per turn before the turn stops.")
+    max_tool_call_args_bytes = Int(1024 * 1024, config=True,
+                                   help="Largest tool-call argument object accepted (bytes of JSON).")
+    max_global_memory = Int(100, config=True, help="Global Memory cap.")
+    max_session_memory = Int(50, config=True, help="Session Memory cap per session.")
+    max_findings = Int(100, config=True, help="Findings cap per session.")
+    max_query_rows = Int(10_000, config=True, help="Rows a chat query may return.")
+    max_context_tokens = Int(None, allow_none=True, config=True,
+                             help="Context budget in tokens; None uses the backend's default.")
+
+    # -- validation: bad values are refused with one actionable line --------------------------
+    @validate("max_tool_rounds")
+    def _check_rounds(self, proposal: Any) -> int:
+        value = proposal["value"]
+        if not 1 <= value <= 100:
+            raise TraitError(f"ShellAgent.max_tool_rounds must be between 1 and 100, got {value}")
+        return value
+
+    @validate("max_tool_call_args_bytes", "max_global_memory", "max_session_memory",
+              "max_findings", "max_query_rows")
+    def _check_positive(self, proposal: Any) -> int:
+        value = proposal["value"]
+        if value < 1:
+            raise TraitError(f"ShellAgent.{proposal['trait'].name} must be a positive number, got {value}")
+        return value
+
+    @validate("max_context_tokens")
+    def _check_context(self, proposal: Any) -> int | None:
+        value = proposal["value"]
+        if value is not None and value < 512:
+            raise TraitError(f"ShellAgent.max_context_tokens must be at least 512 (or None), got {value}")
+        return value
+
+    @validate("approval_overrides")
+    def _check_overrides(self, proposal: Any) -> dict[str, bool]:
+        out: dict[str, bool] = {}
+        for name, value in proposal["value"].items():
+            if not isinstance(name, str) or not name.strip():
+                raise TraitError("ShellAgent.approval_overrides keys must be tool names")
+            if not isinstance(value, bool):
+                raise TraitError(
+                    f"ShellAgent.approval_overrides[{name!r}] must be True (ask) or False (run freely), "
+                    f"got {value!r}")
+            out[canonical_tool_name(name)] = value
+        return out
+
+    @validate("disabled_tools")
+    def _check_disabled(self, proposal: Any) -> list[str]:
+        return [canonical_tool_name(n) for n in proposal["value"] if n.strip()]
+
+    @validate("profiles")
+    def _check_profiles(self, proposal: Any) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for name, body in proposal["value"].items():
+            if not isinstance(name, str) or not _PROFILE_NAME.match(name):
+                raise TraitError(f"ShellAgent.profiles: {name!r} is not a valid profile name "
+                                 "(letters, digits, '_', '-', '.')")
+            if not isinstance(body, dict):
+                raise TraitError(f"ShellAgent.profiles[{name!r}] must be a dict like "
+                                 '{"backend": "openai", "model": "gpt-4o-mini"}')
+            unknown = sorted(set(body) - _PROFILE_KEYS)
+            if unknown:
+                raise TraitError(f"ShellAgent.profiles[{name!r}]: unknown key(s) {', '.join(unknown)}; "
+                                 f"known: {', '.join(sorted(_PROFILE_KEYS))}")
+            out[name] = dict(body)
+        return out
+
+    @validate("profile")
+    def _check_profile(self, proposal: Any) -> str | None:
+        value = proposal["value"]
+        if value is not None and not value.strip():
+            return None
+        return value
+
+    # -- helpers the agent uses ---------------------------------------------------------------
+    def disabled(self) -> frozenset[str]:
+        return frozenset(self.disabled_tools)
+
+    def profile_settings(self, name: str | None) -> dict[str, Any]:
+        """The named profile's dict ({} for None); unknown names raise ``KeyError`` with the known ones."""
+        if name is None:
+            return {}
+        try:
+            return dict(self.profiles[name])
+        except KeyError:
+            known = ", ".join(sorted(self.profiles)) or "none configured"
+            raise KeyError(f"unknown profile {name!r} (known: {known})") from None
