@@ -42,6 +42,7 @@ SECTION_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "last_touched_turn": (_INT, False), "last_touched_at": (_OPT_STR, False),
         "touch_count": (_INT, False), "created_at": (_STR, True),
         "superseded_by": ((str, int, type(None)), False), "source_time": (_OPT_STR, False),
+        "suggested": (_BOOL, False),
     },
     _layout.FINDINGS: {
         "id": (_STR, True), "content": (_STR, True), "tags": ((list,), False),
