@@ -61,6 +61,8 @@ class ToolContext:
     clock: Callable[[], Any] | None = None
     #: the approval decision for this call, when one was asked (e.g. action "insert_cell")
     decision: Any = None
+    #: guard-wraps untrusted text a tool sends to the model itself (e.g. analyze_data windows)
+    wrap: Callable[[str], str] = lambda text: text
 
     def progress(self, detail: str, current: int | None = None, total: int | None = None) -> None:
         self.publish("tool_progress", {"tool_call_id": self.tool_call_id, "turn_id": self.turn_id,

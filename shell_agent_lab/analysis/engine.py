@@ -1,0 +1,509 @@
+"""One DuckDB database per session, plus the notebook's live DataFrames as views.
+
+The session connection is sealed: external access off (no files, URLs or other databases),
+extension auto-install and auto-load off, Python replacement scans off, configuration locked.
+Live DataFrames are registered on it by variable name with ``register`` (a view over the
+object, no copy). Files come in through :mod:`.loader`, which reads them with a separate,
+short-lived DuckDB instance. Every statement the model writes passes :class:`.SQLGate` first.
+
+All public methods are thread-safe: one re-entrant lock serialises use of the connection
+(agent tools and the side panel call from different threads). :meth:`interrupt` does not take
+the lock, so it can stop a running query.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import duckdb
+import pyarrow as pa
+
+from . import loader as _loader
+from .dataframes import IDENTIFIER, describe_frame, find_frames, frame_kind
+from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError,
+                     TableNameError, UnknownTableError)
+from .render import render_rows
+from .settings import AnalysisSettings
+from .sql_gate import GatedSQL, SQLGate
+
+__all__ = ["AnalysisEngine", "TableInfo", "QueryResult", "quote_ident", "validate_table_name"]
+
+Path_ = Literal["chat", "analyze"]
+_BATCH = 8_192
+_MAX_NAME = 128
+_INTERNAL = "_sal_"
+
+
+def quote_ident(name: str) -> str:
+    """A DuckDB identifier literal: ``"na""me"``."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+@dataclass
+class TableInfo:
+    name: str
+    kind: Literal["table", "dataframe"]
+    rows: int
+    columns: list[tuple[str, str]]
+    description: str = ""
+    #: "duckdb" for loaded tables, else the DataFrame's library (pandas / polars / pyarrow)
+    library: str = "duckdb"
+    #: a few values per column, as text
+    samples: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class QueryResult:
+    sql: str
+    columns: list[str]
+    types: list[str]
+    table: pa.Table
+    elapsed: float = 0.0
+    path: str = "chat"
+
+    @property
+    def row_count(self) -> int:
+        return self.table.num_rows
+
+    @property
+    def rows(self) -> list[tuple[Any, ...]]:
+        columns = [self.table.column(i).to_pylist() for i in range(self.table.num_columns)]
+        return list(zip(*columns)) if columns else []
+
+    def to_pandas(self) -> Any:
+        frame = self.table.to_pandas()
+        frame.columns = list(self.columns)
+        return frame
+
+    def to_text(self, *, max_rows: int = 200, max_chars: int = 30_000) -> str:
+        head = self.table.slice(0, max_rows)
+        columns = [head.column(i).to_pylist() for i in range(head.num_columns)]
+        rows = list(zip(*columns)) if columns else []
+        return render_rows(self.columns, self.types, rows, total_rows=self.row_count,
+                           max_rows=max_rows, max_chars=max_chars)
+
+
+def validate_table_name(name: Any) -> str:
+    if not isinstance(name, str) or not IDENTIFIER.match(name):
+        raise TableNameError(
+            f"invalid table name {name!r}: use letters, digits and underscores, starting with a "
+            "letter or underscore (e.g. sales_2024).")
+    if len(name) > _MAX_NAME:
+        raise TableNameError(f"table name is longer than {_MAX_NAME} characters.")
+    if name.lower().startswith(_INTERNAL):
+        raise TableNameError(f"table names starting with {_INTERNAL!r} are reserved.")
+    return name
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+    if not lines:
+        return type(exc).__name__
+    hint = next((ln for ln in lines[1:] if ln.lower().startswith(("did you mean", "candidate"))), "")
+    return f"{lines[0]} {hint}".strip()
+
+
+class AnalysisEngine:
+    """The analysis database of one session."""
+
+    def __init__(self, db_path: Path | None, *, namespace: Callable[[], Mapping[str, Any]] | None = None,
+                 base_dir: Path | None = None, settings: AnalysisSettings | None = None) -> None:
+        self.settings = settings or AnalysisSettings()
+        self.db_path = Path(db_path) if db_path is not None else None
+        self.base_dir = Path(base_dir) if base_dir is not None else None
+        self._namespace = namespace
+        self._lock = threading.RLock()
+        self._frames: dict[str, Any] = {}          # registered name -> the object registered
+        self._gate = SQLGate()
+        self._closed = False
+        self._reserved: frozenset[str] | None = None
+        self._conn = self._connect()
+
+    # ---- lifecycle -------------------------------------------------------------------------
+
+    @classmethod
+    def open_if_exists(cls, db_path: Path, **kwargs: Any) -> "AnalysisEngine | None":
+        """Reopen a session database that exists on disk; ``None`` (and no file) otherwise."""
+        return cls(db_path, **kwargs) if Path(db_path).is_file() else None
+
+    def _temp_dir(self) -> Path:
+        if self.db_path is not None:
+            return self.db_path.with_name(self.db_path.name + ".tmp")
+        import tempfile
+        return Path(tempfile.gettempdir()) / f"shell_agent_lab_duckdb_{os.getpid()}"
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        config: dict[str, Any] = {
+            "enable_external_access": False,
+            "autoinstall_known_extensions": False,
+            "autoload_known_extensions": False,
+            "python_enable_replacements": False,
+            "threads": self.settings.resolved_threads(),
+            "temp_directory": str(self._temp_dir()),
+        }
+        if self.settings.memory_limit:
+            config["memory_limit"] = self.settings.memory_limit
+        target = ":memory:"
+        if self.db_path is not None:
+            self.db_path.parent.mkdir(parents=True, exist_ok=True)
+            target = str(self.db_path)
+        try:
+            conn = duckdb.connect(target, config=config)
+        except duckdb.Error as exc:
+            raise AnalysisError(f"cannot open the analysis database {target}: {_first_line(exc)}") from exc
+        conn.execute("SET lock_configuration = true")
+        if self.db_path is not None:
+            try:
+                os.chmod(self.db_path, 0o600)
+            except OSError:  # pragma: no cover
+                pass
+        return conn
+
+    def close(self) -> None:
+        """Checkpoint and close. Idempotent."""
+        self.interrupt()
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._conn.close()
+            finally:
+                self._gate.close()
+                self._frames.clear()
+
+    def __enter__(self) -> "AnalysisEngine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def interrupt(self) -> None:
+        """Stop the running query, if any (safe from any thread)."""
+        try:
+            self._conn.interrupt()
+        except (duckdb.Error, AttributeError):
+            pass
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise AnalysisError("the analysis engine is closed; reopen the session.")
+
+    # ---- DataFrames ------------------------------------------------------------------------
+
+    def _persisted(self) -> dict[str, str]:
+        """Loaded tables, lowercase name -> name."""
+        rows = self._conn.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND NOT temporary ORDER BY table_name").fetchall()
+        return {r[0].lower(): r[0] for r in rows if not r[0].lower().startswith(_INTERNAL)}
+
+    def refresh_dataframes(self) -> bool:
+        """Sync the registered views with the namespace; return whether anything changed."""
+        with self._lock:
+            self._check_open()
+            live = find_frames(self._namespace()) if self._namespace is not None else {}
+            persisted = self._persisted()
+            changed = False
+            for name in list(self._frames):
+                obj = live.get(name)
+                if obj is None or obj is not self._frames[name] or name.lower() in persisted:
+                    self._conn.unregister(name)
+                    del self._frames[name]
+                    changed = True
+            for name, obj in live.items():
+                if name in self._frames or name.lower() in persisted:
+                    continue
+                try:
+                    self._conn.register(name, obj)
+                except duckdb.Error:
+                    continue  # a frame DuckDB cannot scan (e.g. exotic dtypes) stays unlisted
+                self._frames[name] = obj
+                changed = True
+            return changed
+
+    def dataframe_names(self) -> list[str]:
+        with self._lock:
+            self.refresh_dataframes()
+            return sorted(self._frames)
+
+    def _known(self) -> set[str]:
+        return set(self._persisted().values()) | set(self._frames)
+
+    # ---- catalogue -------------------------------------------------------------------------
+
+    def _columns(self, name: str) -> list[tuple[str, str]]:
+        relation = self._conn.sql(f"SELECT * FROM {quote_ident(name)}")
+        return [(c, str(t)) for c, t in zip(relation.columns, relation.types)]
+
+    def _comment(self, name: str) -> str:
+        rows = self._conn.execute(
+            "SELECT comment FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND table_name = ?", [name]).fetchall()
+        return (rows[0][0] or "") if rows else ""
+
+    def _table_info(self, name: str, *, samples: bool = False) -> TableInfo:
+        rows = self._conn.execute(f"SELECT count(*) FROM {quote_ident(name)}").fetchall()[0][0]
+        info = TableInfo(name=name, kind="table", rows=int(rows), columns=self._columns(name),
+                         description=self._comment(name))
+        if samples:
+            head = self._conn.sql(f"SELECT * FROM {quote_ident(name)} LIMIT 3").to_arrow_table()
+            info.samples = {c: [_short(v) for v in head.column(i).to_pylist()]
+                            for i, (c, t) in enumerate(info.columns[:100])}
+        return info
+
+    def _frame_info(self, name: str) -> TableInfo:
+        obj = self._frames[name]
+        described = describe_frame(name, obj)
+        return TableInfo(name=name, kind="dataframe", rows=described.rows, columns=self._columns(name),
+                         library=described.library, samples=described.samples)
+
+    def tables(self) -> list[TableInfo]:
+        """Loaded tables, then live DataFrames, each sorted by name."""
+        with self._lock:
+            self.refresh_dataframes()
+            infos = [self._table_info(n) for n in self._persisted().values()]
+            infos += [self._frame_info(n) for n in sorted(self._frames)]
+            return infos
+
+    def has_data(self) -> bool:
+        with self._lock:
+            self.refresh_dataframes()
+            return bool(self._frames) or bool(self._persisted())
+
+    def _resolve(self, name: Any) -> tuple[str, str]:
+        """(kind, canonical name) of a table or DataFrame; UnknownTableError otherwise."""
+        if not isinstance(name, str) or not name:
+            raise UnknownTableError("a table name is required; list_tables shows what is loaded.")
+        persisted = self._persisted()
+        if name.lower() in persisted:
+            return "table", persisted[name.lower()]
+        for frame in self._frames:
+            if frame.lower() == name.lower():
+                return "dataframe", frame
+        known = sorted(set(persisted.values()) | set(self._frames))
+        listing = ", ".join(known[:20]) if known else "none loaded yet; use load_data or create a DataFrame"
+        raise UnknownTableError(f"unknown table {name!r}; available: {listing}.")
+
+    def describe(self, name: str) -> TableInfo:
+        """Schema, row count, description and sample values of a table or DataFrame."""
+        with self._lock:
+            self.refresh_dataframes()
+            kind, canonical = self._resolve(name)
+            if kind == "table":
+                return self._table_info(canonical, samples=True)
+            return self._frame_info(canonical)
+
+    def set_description(self, name: str, description: str) -> None:
+        """Store a description with a loaded table (``COMMENT ON TABLE``)."""
+        if not isinstance(description, str):
+            raise AnalysisError("description must be text.")
+        with self._lock:
+            self.refresh_dataframes()
+            kind, canonical = self._resolve(name)
+            if kind != "table":
+                raise AnalysisError(f"{canonical!r} is a live DataFrame; descriptions are kept for loaded tables only.")
+            literal = "'" + description[:4000].replace("'", "''") + "'"
+            self._conn.execute(f"COMMENT ON TABLE {quote_ident(canonical)} IS {literal}")
+
+    # ---- queries ---------------------------------------------------------------------------
+
+    def check_sql(self, sql: str) -> GatedSQL:
+        """Run the read-only gate without executing."""
+        with self._lock:
+            self._check_open()
+            self.refresh_dataframes()
+            return self._gate.check(sql, self._known())
+
+    def query(self, sql: str, *, path: Path_ = "chat", timeout: float | None = None) -> QueryResult:
+        """Run one validated read-only SELECT and return its rows, within the path's row cap."""
+        if path not in ("chat", "analyze"):
+            raise AnalysisError(f"unknown query path {path!r}; use 'chat' or 'analyze'.")
+        cap = self.settings.max_query_rows if path == "chat" else self.settings.max_analyze_rows
+        with self._lock:
+            gated = self.check_sql(sql)
+            return self._run(gated.sql, cap=cap, path=path, timeout=timeout)
+
+    def preview(self, name: str, limit: int = 10) -> QueryResult:
+        """The first ``limit`` rows (clamped to 1–1,000) of a table or DataFrame."""
+        try:
+            limit = int(limit)
+        except (TypeError, ValueError):
+            limit = 10
+        limit = max(1, min(1000, limit))
+        with self._lock:
+            self.refresh_dataframes()
+            _, canonical = self._resolve(name)
+            return self._run(f"SELECT * FROM {quote_ident(canonical)} LIMIT {limit}", cap=limit,
+                             path="chat", timeout=None)
+
+    def rows_window(self, name: str, offset: int, limit: int) -> QueryResult:
+        """Rows ``offset .. offset+limit`` of a table or DataFrame, in storage order."""
+        with self._lock:
+            self.refresh_dataframes()
+            _, canonical = self._resolve(name)
+            sql = f"SELECT * FROM {quote_ident(canonical)} LIMIT {int(limit)} OFFSET {int(offset)}"
+            return self._run(sql, cap=max(1, int(limit)), path="analyze", timeout=None)
+
+    def row_count(self, name: str) -> int:
+        with self._lock:
+            self.refresh_dataframes()
+            _, canonical = self._resolve(name)
+            return int(self._conn.execute(f"SELECT count(*) FROM {quote_ident(canonical)}").fetchall()[0][0])
+
+    def _run(self, sql: str, *, cap: int, path: str, timeout: float | None) -> QueryResult:
+        self._check_open()
+        limit = self.settings.query_timeout if timeout is None else timeout
+        timed_out = threading.Event()
+        timer: threading.Timer | None = None
+        if limit and limit > 0:
+            def fire() -> None:
+                timed_out.set()
+                self.interrupt()
+            timer = threading.Timer(limit, fire)
+            timer.daemon = True
+        started = time.perf_counter()
+        reader = None
+        try:
+            if timer is not None:
+                timer.start()
+            relation = self._conn.sql(sql)
+            columns = list(relation.columns)
+            types = [str(t) for t in relation.types]
+            reader = relation.to_arrow_reader(_BATCH)
+            batches: list[pa.RecordBatch] = []
+            count = 0
+            for batch in reader:
+                count += batch.num_rows
+                if count > cap:
+                    raise RowCapError(_cap_message(cap, path))
+                batches.append(batch)
+            table = pa.Table.from_batches(batches, schema=reader.schema)
+        except duckdb.InterruptException as exc:
+            if timed_out.is_set():
+                raise QueryTimeoutError(
+                    f"query stopped after {limit:g} s; filter with WHERE, aggregate, or sample "
+                    "(USING SAMPLE 10%) to make it faster.") from exc
+            raise QueryFailedError("query interrupted.") from exc
+        except duckdb.Error as exc:
+            raise QueryFailedError(f"query failed: {_first_line(exc)}") from exc
+        finally:
+            if timer is not None:
+                timer.cancel()
+            if reader is not None:
+                try:
+                    reader.close()
+                except Exception:  # pragma: no cover - closing never matters more than the error
+                    pass
+        return QueryResult(sql=sql, columns=columns, types=types, table=table,
+                           elapsed=time.perf_counter() - started, path=path)
+
+    # ---- writes (tool code only, never model SQL) ------------------------------------------
+
+    def _reserved_words(self) -> frozenset[str]:
+        if self._reserved is None:
+            rows = self._conn.execute(
+                "SELECT keyword_name FROM duckdb_keywords() WHERE keyword_category = 'reserved'").fetchall()
+            self._reserved = frozenset(r[0].lower() for r in rows)
+        return self._reserved
+
+    def _check_new_name(self, name: Any) -> str:
+        name = validate_table_name(name)
+        if name.lower() in self._reserved_words():
+            raise TableNameError(f"{name!r} is an SQL keyword; choose another table name (e.g. {name}_data).")
+        if name.lower() in {f.lower() for f in self._frames}:
+            raise TableNameError(f"{name!r} is the name of a live DataFrame in the notebook; choose another table name.")
+        return name
+
+    def load(self, file_path: str, table_name: str, *, progress: _loader.Progress | None = None,
+             cancel: threading.Event | None = None) -> TableInfo:
+        """Load a CSV / TSV / JSON / JSONL / Parquet file as a table (``CREATE OR REPLACE``)."""
+        with self._lock:
+            self._check_open()
+            self.refresh_dataframes()
+            name = self._check_new_name(table_name)
+            path = _loader.validate_file_path(file_path, self.base_dir, self.settings.max_file_bytes)
+            kind = _loader.detect_format(path)
+            size = path.stat().st_size
+            if progress is not None:
+                progress(f"loading {path.name} ({_loader.human_bytes(size)})", 0, size)
+            try:
+                self._ingest(path, kind, name, progress=progress, cancel=cancel, full_sample=False)
+            except LoadError as first:
+                if kind not in ("csv", "tsv", "json", "jsonl") or "sample" not in str(first).lower() \
+                        and "convert" not in str(first).lower():
+                    raise
+                if progress is not None:
+                    progress("types changed late in the file; re-reading with a full-file type scan", None, None)
+                self._ingest(path, kind, name, progress=progress, cancel=cancel, full_sample=True)
+            info = self._table_info(name)
+            if progress is not None:
+                progress(f"loaded {info.rows:,} rows into {name}", size, size)
+            return info
+
+    def _ingest(self, path: Path, kind: str, name: str, *, progress: _loader.Progress | None,
+                cancel: threading.Event | None, full_sample: bool) -> None:
+        source = _loader.open_reader(path, kind, threads=self.settings.resolved_threads(),
+                                     memory_limit=self.settings.memory_limit,
+                                     temp_dir=self._temp_dir(), full_sample=full_sample)
+        view = f"{_INTERNAL}load_{os.getpid()}_{threading.get_ident()}"
+        try:
+            self._conn.register(view, _loader.counted(source.reader, progress=progress, cancel=cancel))
+            try:
+                self._conn.execute(f"CREATE OR REPLACE TABLE {quote_ident(name)} AS SELECT * FROM {quote_ident(view)}")
+            finally:
+                self._conn.unregister(view)
+        except duckdb.Error as exc:
+            raise LoadError(f"cannot load {path.name} as {kind.upper()}: {_first_line(exc)}") from exc
+        finally:
+            source.close()
+
+    def create_table_from_query(self, name: str, sql: str, *, description: str | None = None) -> TableInfo:
+        """``CREATE TABLE name AS <validated SELECT>``; refuses an existing name with suggestions."""
+        with self._lock:
+            self._check_open()
+            self.refresh_dataframes()
+            name = self._check_new_name(name)
+            known = {k.lower() for k in self._known()}
+            if name.lower() in known:
+                suggestions = [s for s in (f"{name}_v2", f"{name}_filtered", f"{name}_derived")
+                               if s.lower() not in known]
+                raise TableNameError(f"a table named {name!r} already exists; choose another name, "
+                                     f"e.g. {', '.join(suggestions)}.")
+            gated = self._gate.check(sql, self._known())
+            try:
+                self._conn.execute(f"CREATE TABLE {quote_ident(name)} AS \n{gated.sql}\n")
+            except duckdb.Error as exc:
+                raise QueryFailedError(f"could not create {name!r}: {_first_line(exc)}") from exc
+            if description:
+                self.set_description(name, description)
+            return self._table_info(name)
+
+    def drop_all(self) -> list[str]:
+        """Drop every loaded table (live DataFrames are untouched); return the dropped names."""
+        with self._lock:
+            self._check_open()
+            names = list(self._persisted().values())
+            for name in names:
+                self._conn.execute(f"DROP TABLE IF EXISTS {quote_ident(name)}")
+            self.refresh_dataframes()  # DataFrames hidden by a same-named table come back
+            return names
+
+
+def _cap_message(cap: int, path: str) -> str:
+    if path == "chat":
+        return (f"the result has more than {cap:,} rows; add LIMIT, a WHERE filter or an "
+                f"aggregation so it returns at most {cap:,} rows.")
+    return (f"the analysis input has more than {cap:,} rows; pre-aggregate it (GROUP BY) or filter "
+            f"it into a smaller table with save_query first.")
+
+
+def _short(value: Any) -> str:
+    from .render import format_value
+    text = format_value(value)
+    return text if len(text) <= 60 else text[:59] + "…"

@@ -1,0 +1,35 @@
+"""Limits and knobs of the analysis engine (plain data; the agent maps its config onto it)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+__all__ = ["AnalysisSettings"]
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    #: result rows a chat-path query may return (the model sees them)
+    max_query_rows: int = 10_000
+    #: rows the analyze path may scan (sliding windows over a table)
+    max_analyze_rows: int = 1_000_000
+    #: seconds before a query is interrupted; 0 or less disables the limit
+    query_timeout: float = 60.0
+    #: DuckDB memory limit, e.g. "4GB"; empty keeps DuckDB's default (80% of RAM)
+    memory_limit: str = ""
+    #: worker threads; 0 means one per CPU the process may use
+    threads: int = 0
+    #: largest file load_data accepts, in bytes
+    max_file_bytes: int = 20 * 1024 ** 3
+    #: rows inlined into a chart spec
+    max_chart_rows: int = 5_000
+    #: characters of a rendered result sent to the model
+    max_result_chars: int = 30_000
+
+    def resolved_threads(self) -> int:
+        if self.threads > 0:
+            return self.threads
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except (AttributeError, OSError):  # pragma: no cover - non-Linux
+            return max(1, os.cpu_count() or 1)

@@ -1,0 +1,52 @@
+"""Fixtures for the analysis tests: an engine over a temporary session directory."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shell_agent_lab.analysis import AnalysisEngine, AnalysisSettings
+
+
+@pytest.fixture
+def namespace() -> dict:
+    return {}
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    path = tmp_path / "notebooks"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def make_engine(tmp_path: Path, namespace: dict, workdir: Path):
+    engines: list[AnalysisEngine] = []
+
+    def make(settings: AnalysisSettings | None = None, *, db: Path | None = None, ns: dict | None = None):
+        target = db if db is not None else tmp_path / "session" / "analysis.duckdb"
+        use = namespace if ns is None else ns
+        engine = AnalysisEngine(target, namespace=lambda: use, base_dir=workdir,
+                                settings=settings or AnalysisSettings(threads=1))
+        engines.append(engine)
+        return engine
+
+    yield make
+    for engine in engines:
+        engine.close()
+
+
+@pytest.fixture
+def engine(make_engine):
+    return make_engine()
+
+
+@pytest.fixture
+def sales_csv(workdir: Path) -> Path:
+    path = workdir / "sales.csv"
+    lines = ["region,day,amount,product"]
+    for i in range(200):
+        lines.append(f"{['north', 'south', 'east', 'west'][i % 4]},2024-01-{i % 28 + 1:02d},{(i * 37) % 101 + 0.5},p{i % 7}")
+    path.write_text("\n".join(lines) + "\n")
+    return path

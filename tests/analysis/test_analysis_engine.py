@@ -1,0 +1,170 @@
+"""The engine: persistence, live DataFrames, loading, caps, timeouts, names."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+from shell_agent_lab.analysis import (AnalysisEngine, AnalysisSettings, QueryTimeoutError,
+                                      RowCapError, SQLRejectedError, TableNameError,
+                                      UnknownTableError)
+
+
+def test_loaded_tables_survive_reopen(make_engine, sales_csv, tmp_path):
+    db = tmp_path / "s" / "analysis.duckdb"
+    first = make_engine(db=db)
+    first.load(str(sales_csv), "sales")
+    first.close()
+    assert oct(os.stat(db).st_mode & 0o777) == "0o600"
+    again = AnalysisEngine.open_if_exists(db)
+    assert again is not None
+    try:
+        assert [(t.name, t.rows) for t in again.tables()] == [("sales", 200)]
+    finally:
+        again.close()
+
+
+def test_open_if_exists_creates_nothing(tmp_path):
+    db = tmp_path / "none" / "analysis.duckdb"
+    assert AnalysisEngine.open_if_exists(db) is None
+    assert not db.exists()
+
+
+def test_dataframes_of_three_libraries_are_queryable_by_name(make_engine, namespace):
+    namespace.update(
+        pdf=pd.DataFrame({"k": ["a", "b", "a"], "v": [1, 2, 3]}),
+        plf=pl.DataFrame({"k": ["a", "b"], "v": [10, 20]}),
+        arr=pa.table({"k": ["b"], "v": [100]}),
+        _hidden=pd.DataFrame({"x": [1]}),
+        not_a_frame=[1, 2, 3],
+    )
+    engine = make_engine()
+    listed = {t.name: t for t in engine.tables()}
+    assert set(listed) == {"pdf", "plf", "arr"}
+    assert listed["pdf"].kind == "dataframe" and listed["pdf"].library == "pandas"
+    assert listed["plf"].library == "polars" and listed["arr"].library == "pyarrow"
+    assert listed["pdf"].rows == 3 and listed["pdf"].samples["k"] == ["'a'", "'b'", "'a'"]
+    sql = ("SELECT k, sum(v) AS s FROM (SELECT * FROM pdf UNION ALL SELECT * FROM plf "
+           "UNION ALL SELECT * FROM arr) GROUP BY k ORDER BY k")
+    assert engine.query(sql).rows == [("a", 14), ("b", 122)]
+
+
+def test_rebinding_and_deleting_a_dataframe_is_followed(make_engine, namespace):
+    namespace["df"] = pd.DataFrame({"v": [1, 2]})
+    engine = make_engine()
+    assert engine.query("SELECT sum(v) FROM df").rows == [(3,)]
+    namespace["df"] = pd.DataFrame({"v": [10, 20, 30]})
+    assert engine.query("SELECT sum(v) FROM df").rows == [(60,)]
+    del namespace["df"]
+    with pytest.raises(SQLRejectedError, match="unknown table 'df'"):
+        engine.query("SELECT * FROM df")
+    assert engine.tables() == []
+
+
+def test_a_loaded_table_cannot_take_a_dataframe_name(make_engine, namespace, sales_csv):
+    namespace["sales"] = pd.DataFrame({"v": [1]})
+    engine = make_engine()
+    with pytest.raises(TableNameError, match="live DataFrame"):
+        engine.load(str(sales_csv), "sales")
+
+
+def test_chat_path_caps_rows_and_suggests_limit(make_engine):
+    engine = make_engine(AnalysisSettings(threads=1, max_query_rows=100, max_analyze_rows=1000))
+    assert engine.query("SELECT * FROM range(100)").row_count == 100
+    with pytest.raises(RowCapError, match="LIMIT"):
+        engine.query("SELECT * FROM range(101)")
+    assert engine.query("SELECT * FROM range(500)", path="analyze").row_count == 500
+    with pytest.raises(RowCapError) as caught:
+        engine.query("SELECT * FROM range(1001)", path="analyze")
+    assert "LIMIT" not in str(caught.value) and "pre-aggregate" in str(caught.value)
+
+
+def test_default_caps_are_the_reference_values():
+    settings = AnalysisSettings()
+    assert (settings.max_query_rows, settings.max_analyze_rows) == (10_000, 1_000_000)
+
+
+def test_timeout_interrupts_a_long_query(make_engine):
+    engine = make_engine()
+    with pytest.raises(QueryTimeoutError, match="stopped after 0.3 s"):
+        engine.query("SELECT count(*) FROM range(100000000000) a", timeout=0.3)
+    assert engine.query("SELECT 42").rows == [(42,)]
+
+
+def test_preview_clamps_and_names_unknown_tables(engine, sales_csv):
+    engine.load(str(sales_csv), "sales")
+    assert engine.preview("sales", 0).row_count == 1
+    assert engine.preview("sales", 5000).row_count == 200
+    assert engine.preview("SALES", 3).row_count == 3
+    with pytest.raises(UnknownTableError, match="available: sales"):
+        engine.preview("nope")
+
+
+def test_writes_through_query_are_rejected_and_change_nothing(engine, sales_csv):
+    engine.load(str(sales_csv), "sales")
+    for sql in ["DELETE FROM sales", "DROP TABLE sales", "INSERT INTO sales SELECT * FROM sales",
+                "UPDATE sales SET amount = 0", "CREATE TABLE x AS SELECT 1"]:
+        with pytest.raises(SQLRejectedError):
+            engine.query(sql)
+    assert engine.query("SELECT count(*), sum(amount) FROM sales").rows[0][0] == 200
+    assert [t.name for t in engine.tables()] == ["sales"]
+
+
+def test_description_is_stored_with_adversarial_text(engine, sales_csv):
+    engine.load(str(sales_csv), "sales")
+    engine.set_description("sales", "it's \"quoted\"; DROP TABLE sales; --")
+    assert engine.describe("sales").description == "it's \"quoted\"; DROP TABLE sales; --"
+    assert engine.row_count("sales") == 200
+
+
+@pytest.mark.parametrize("name", ["1abc", "a-b", "a b", "x;DROP TABLE t", "", "naïve", "a\"b",
+                                  "select", "_sal_x", "t" * 129, None, 5])
+def test_adversarial_table_names_are_refused(engine, sales_csv, name):
+    with pytest.raises(TableNameError):
+        engine.load(str(sales_csv), name)
+    assert engine.tables() == []
+
+
+def test_save_query_collision_suggests_names(engine, sales_csv):
+    engine.load(str(sales_csv), "sales")
+    info = engine.create_table_from_query("north", "SELECT * FROM sales WHERE region = 'north'",
+                                          description="north only")
+    assert (info.rows, info.description) == (50, "north only")
+    with pytest.raises(TableNameError, match="north_v2, north_filtered, north_derived"):
+        engine.create_table_from_query("north", "SELECT 1")
+    with pytest.raises(SQLRejectedError):
+        engine.create_table_from_query("evil", "SELECT * FROM read_csv('/etc/passwd')")
+    assert "evil" not in [t.name for t in engine.tables()]
+
+
+def test_drop_all_keeps_dataframes(make_engine, namespace, sales_csv):
+    namespace["df"] = pd.DataFrame({"v": [1]})
+    engine = make_engine()
+    engine.load(str(sales_csv), "sales")
+    assert engine.drop_all() == ["sales"]
+    assert [t.name for t in engine.tables()] == ["df"]
+
+
+def test_concurrent_queries_from_two_threads(engine, sales_csv):
+    engine.load(str(sales_csv), "sales")
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(20):
+                assert engine.query("SELECT count(*) FROM sales").rows == [(200,)]
+                engine.tables()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
