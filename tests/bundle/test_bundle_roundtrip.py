@@ -84,10 +84,8 @@ def test_round_trip_into_a_fresh_data_dir(store, fresh_store, tmp_path):
 
 
 def test_imported_session_answers_through_the_analysis_engine(store, fresh_store, tmp_path):
-    engine_mod = pytest.importorskip("shell_agent_lab.analysis")
-    AnalysisEngine = getattr(engine_mod, "AnalysisEngine", None)
-    if AnalysisEngine is None:
-        pytest.skip("the analysis engine is not available in this build")
+    from shell_agent_lab.analysis import AnalysisEngine
+
     src = populate(store)
     result = import_session(fresh_store, export_session(store, src.session_id, tmp_path).path)
     engine = AnalysisEngine(fresh_store.session_dir(result.session.id) / "analysis.duckdb")
@@ -95,8 +93,7 @@ def test_imported_session_answers_through_the_analysis_engine(store, fresh_store
         assert "sales" in [t.name for t in engine.tables()]
         answer = engine.query("SELECT region, sum(revenue) AS total FROM sales GROUP BY region "
                               "ORDER BY region")
-        rows = answer.rows if hasattr(answer, "rows") else answer.df.values.tolist()
-        assert [list(r) for r in rows] == [["EU", 200.0], ["US", 95.0]]
+        assert [list(r) for r in answer.rows] == [["EU", 200.0], ["US", 95.0]]
     finally:
         engine.close()
 
