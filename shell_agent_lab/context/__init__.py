@@ -3,10 +3,13 @@ and what the model may learn from a turn (extraction) and how memory ages (lifec
 from __future__ import annotations
 
 from .builder import Budget, Built, ContextBuilder
+from .extraction import ExtractionResult, Extractor, auto_extract_default, auto_title_default
 from .guard import TagCollision, clean_reply, new_tag, strip_think_tags, wrap
+from .lifecycle import run_lifecycle
 from .tokens import estimate_tokens
 
 __all__ = [
-    "Budget", "Built", "ContextBuilder", "TagCollision", "clean_reply", "new_tag",
+    "Budget", "Built", "ContextBuilder", "Extractor", "ExtractionResult", "run_lifecycle",
+    "auto_extract_default", "auto_title_default", "TagCollision", "clean_reply", "new_tag",
     "strip_think_tags", "wrap", "estimate_tokens",
 ]
