@@ -79,7 +79,8 @@ class Agent:
                  backend_factory: Callable[[str | None], Backend] | None = None,
                  engine_factory: Callable[[Any], Any] | None = None,
                  namespace: Callable[[], dict] | None = None, approver: Approver | None = None,
-                 builder: Any = None, clock: Callable[[], Any] | None = None) -> None:
+                 builder: Any = None, clock: Callable[[], Any] | None = None,
+                 extractor: Callable[[Any, Backend], Any] | None = None) -> None:
         if settings is None:
             from ..config import ShellAgent
             settings = ShellAgent()
@@ -94,6 +95,7 @@ class Agent:
         self._namespace = namespace
         self._clock = clock
         self._builder = builder if builder is not None else _context.make_builder(store)
+        self._extractor = extractor or self._extract
         self.gate = ApprovalGate(settings.approval_overrides, settings.approval_policy, approver=approver,
                                  publish=self._publish)
         # -- guarded by _cond ------------------------------------------------------------------
@@ -427,8 +429,7 @@ class Agent:
                 self._publish("extraction_started", {})
                 error = None
                 try:
-                    _context.run_extraction(self.store, self._publish, session.id, backend,
-                                            bool(session.private))
+                    self._extractor(session, backend)
                 except BaseException as exc:   # recovered; the queue is still dispatched
                     log.exception("memory extraction failed")
                     error = f"{type(exc).__name__}: {exc}"
@@ -590,6 +591,14 @@ class Agent:
         if fresh.title_locked or fresh.title != _DEFAULT_TITLE:
             return False
         return self.store.count_user_records(session.id) == 1
+
+    def _extract(self, session: Any, backend: Backend) -> Any:
+        sid = session.id
+
+        def publish(type_: str, data: dict | None = None) -> None:
+            self.events.publish(type_, data or {}, session_id=sid)
+
+        return _context.run_extraction(self.store, publish, sid, backend, bool(session.private))
 
     def _generate_title(self, session: Any, backend: Backend) -> None:
         first = next((r.content for r in self.store.list_records(session.id) if r.role == "user"), "")
