@@ -1,0 +1,50 @@
+"""The protocol schema is well formed and covers exactly what the kernel implements and publishes."""
+from __future__ import annotations
+
+import json
+
+from jsonschema import Draft202012Validator
+
+from shell_agent_lab.events import EVENT_TYPES
+from shell_agent_lab.notebook import comm
+
+from .conftest import SCHEMA_PATH, assert_valid
+
+
+def test_schema_is_valid_json_schema():
+    root = json.loads(SCHEMA_PATH.read_text())
+    Draft202012Validator.check_schema(root)
+    for name, spec in root["ops"].items():
+        Draft202012Validator.check_schema(spec["args"])
+        Draft202012Validator.check_schema(spec["result"])
+        assert spec["description"], name
+    assert root["version"] == comm.PROTOCOL_VERSION
+    assert root["comm_target"] == comm.COMM_TARGET
+
+
+def test_every_op_has_a_handler_and_every_handler_an_op():
+    root = json.loads(SCHEMA_PATH.read_text())
+    assert set(root["ops"]) == set(comm._OPS)
+
+
+def test_events_match_the_event_bus_types():
+    root = json.loads(SCHEMA_PATH.read_text())
+    assert set(root["events"]) == set(EVENT_TYPES)
+    for name, keys in EVENT_TYPES.items():
+        assert root["events"][name]["required"] == list(keys), name
+
+
+def test_the_packaged_schema_is_the_one_loaded():
+    assert comm.load_protocol() == json.loads(SCHEMA_PATH.read_text())
+
+
+def test_envelopes_reject_wrong_versions_and_shapes():
+    assert_valid("#/$defs/RequestMessage", {"v": 1, "id": "a", "op": "hello", "args": {}})
+    for bad in ({"v": 2, "id": "a", "op": "hello", "args": {}},
+                {"v": 1, "op": "hello", "args": {}},
+                {"v": 1, "id": "a", "op": "hello", "args": {}, "extra": 1}):
+        try:
+            assert_valid("#/$defs/RequestMessage", bad)
+        except AssertionError:
+            continue
+        raise AssertionError(f"accepted {bad}")
