@@ -1,0 +1,98 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from shell_agent_lab.llm.errors import ConfigurationError
+from shell_agent_lab.llm.openai_backend import OpenAIBackend
+from shell_agent_lab.llm.replay import ReplayBackend, ReplayMissError, normalize_request, request_key
+from shell_agent_lab.llm.retry import RetryPolicy
+from shell_agent_lab.llm.scripted import ScriptedBackend, call
+from shell_agent_lab.llm.types import Message, ToolCall, ToolSpec
+from tests.support.fake_model_servers import FakeOpenAIServer, Reply
+from tests.support.fake_model_servers import call as fake_call
+
+SQL = ToolSpec("run_sql", "Run SQL", {"type": "object", "properties": {"sql": {"type": "string"}}})
+
+
+def test_record_then_replay_offline(tmp_path):
+    cassette = tmp_path / "cassettes" / "demo.json"
+    convo = [Message("system", "sys"), Message("user", "count rows")]
+    with FakeOpenAIServer() as server:
+        server.enqueue(Reply(tool_calls=[fake_call("run_sql", {"sql": "select count(*) from t"}, id="srv-1")]),
+                       Reply(text="There are 3 rows.", chunk_size=4))
+        real = OpenAIBackend(base_url=server.url, api_key="sk-test", model="m", retry=RetryPolicy(attempts=1))
+        recorder = ReplayBackend(cassette, real, mode="record")
+        first = recorder.chat(convo, [SQL])
+        followup = convo + [Message("assistant", "", tool_calls=first.tool_calls),
+                            Message("tool", "3", tool_call_id=first.tool_calls[0].id, name="run_sql")]
+        streamed: list[str] = []
+        recorder.stream(followup, [SQL], on_text=streamed.append)
+        assert streamed == ["Ther", "e ar", "e 3 ", "rows", "."]
+    # the server is gone: replay answers from the cassette alone
+    player = ReplayBackend(cassette, mode="replay")
+    again = player.chat(convo, [SQL])
+    assert again.tool_calls == [ToolCall("srv-1", "run_sql", {"sql": "select count(*) from t"})]
+    # the follow-up uses a different call id: ids are normalised, so it still matches
+    renamed = convo + [Message("assistant", "", tool_calls=[ToolCall("other-id", "run_sql", {"sql": "select count(*) from t"})]),
+                       Message("tool", "3", tool_call_id="other-id", name="run_sql")]
+    pieces: list[str] = []
+    assert player.stream(renamed, [SQL], on_text=pieces.append).text == "There are 3 rows."
+    assert pieces == ["Ther", "e ar", "e 3 ", "rows", "."]
+    with pytest.raises(ReplayMissError) as info:
+        player.chat([Message("user", "never asked")], [SQL])
+    assert str(cassette) in str(info.value) and "'never asked'" in str(info.value)
+    assert "record-missing" in str(info.value)
+
+
+def test_record_missing_appends_and_env_selects_mode(tmp_path, monkeypatch):
+    cassette = tmp_path / "c.json"
+    inner = ScriptedBackend(["one", "two"])
+    ReplayBackend(cassette, inner, mode="record").chat([Message("user", "a")])
+    monkeypatch.setenv("SHELL_AGENT_LAB_REPLAY", "record-missing")
+    backend = ReplayBackend(cassette, inner)
+    assert backend.mode == "record-missing"
+    assert backend.chat([Message("user", "a")]).text == "one"   # replayed
+    assert backend.chat([Message("user", "b")]).text == "two"   # recorded
+    assert len(inner.requests) == 2
+    assert len(json.loads(cassette.read_text())["interactions"]) == 2
+
+
+def test_repeated_requests_replay_in_order(tmp_path):
+    cassette = tmp_path / "c.json"
+    recorder = ReplayBackend(cassette, ScriptedBackend(["first", "second"]), mode="record")
+    recorder.chat([Message("user", "same")])
+    recorder.chat([Message("user", "same")])
+    player = ReplayBackend(cassette, mode="replay")
+    assert [player.chat([Message("user", "same")]).text for _ in range(3)] == ["first", "second", "second"]
+
+
+def test_secrets_are_scrubbed(tmp_path):
+    cassette = tmp_path / "c.json"
+    env = {"MY_SERVICE_TOKEN": "tok-1234567890", "HOME": "/home/x"}
+    inner = ScriptedBackend([call("fetch", {"header": "Bearer abcdefghijkl"}, id="c1"), "key sk-abcdefghijklmnopqrstuv"])
+    recorder = ReplayBackend(cassette, inner, mode="record", env=env)
+    recorder.chat([Message("user", "use tok-1234567890 and api_key=hunter22")])
+    recorder.chat([Message("user", "AIza" + "x" * 35)])
+    text = cassette.read_text()
+    for secret in ("tok-1234567890", "hunter22", "abcdefghijkl", "sk-abcdefghijklmnop", "AIzaxxx"):
+        assert secret not in text
+    assert "[REDACTED]" in text
+    # a different secret value yields the same key: recordings survive key rotation
+    a = request_key(normalize_request([Message("user", "sk-" + "a" * 20)], []))
+    b = request_key(normalize_request([Message("user", "sk-" + "b" * 20)], []))
+    assert a == b
+
+
+def test_bad_setup_errors(tmp_path):
+    with pytest.raises(ConfigurationError, match="does not exist"):
+        ReplayBackend(tmp_path / "missing.json", mode="replay")
+    with pytest.raises(ConfigurationError, match="needs a real backend"):
+        ReplayBackend(tmp_path / "x.json", mode="record")
+    with pytest.raises(ConfigurationError, match="unknown replay mode"):
+        ReplayBackend(tmp_path / "x.json", mode="rewind")  # type: ignore[arg-type]
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    with pytest.raises(ConfigurationError, match="not readable"):
+        ReplayBackend(broken, mode="replay")
