@@ -1,4 +1,25 @@
-"""shell-agent-lab: a Jupyter-native data-analysis assistant."""
+"""shell-agent-lab: a Jupyter-native data-analysis assistant.
+
+In a notebook: ``%load_ext shell_agent_lab``, then ``%agent <question>``.
+"""
 from ._version import __version__
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "load_ipython_extension", "unload_ipython_extension"]
+
+
+def load_ipython_extension(ipython):  # noqa: ANN001 - IPython's hook signature
+    """``%load_ext shell_agent_lab``: the magics, the ``?`` handling, settings, the side-panel comm."""
+    from .notebook.extension import load
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython):  # noqa: ANN001
+    from .notebook.extension import unload
+
+    unload(ipython)
+
+
+def _jupyter_labextension_paths():
+    """Where the prebuilt side panel lives in the package (shipped in the wheel)."""
+    return [{"src": "labextension", "dest": "shell-agent-lab"}]

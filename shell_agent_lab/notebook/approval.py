@@ -1,0 +1,100 @@
+"""Who answers an approval in the notebook: the Approval widget, ``input()``, or nobody.
+
+The agent's approval gate calls :class:`NotebookApprover` on the turn's worker thread. While a
+``%agent`` cell waits, the prompt is handed to the cell's own thread (through its
+:class:`~.render.TurnView`) and the approver returns ``PENDING``; the answer then arrives
+through ``resolve(request_id, …)`` — from the widget's button (a comm message, which
+JupyterLab 4.6 delivers on a subshell thread while the cell still runs), from the side panel,
+or from the ``input()`` prompt. With no human at all it returns ``None`` and the gate declines
+with a notice saying how to allow the call.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable
+
+from .identity import Frontend
+
+__all__ = ["NotebookApprover", "parse_answer"]
+
+log = logging.getLogger(__name__)
+
+try:  # the gate's sentinel; a stand-in keeps this module importable alone
+    from ..tools.approval import PENDING
+except ImportError:  # pragma: no cover
+    PENDING = object()
+
+Resolve = Callable[[str, bool, str], Any]
+
+
+def parse_answer(text: str) -> tuple[bool, str]:
+    """``y``/``yes`` approves; ``n``/``no``/empty rejects; anything else rejects with it as feedback.
+
+    ``n: use the 2023 table`` rejects with the feedback after the colon.
+    """
+    s = (text or "").strip()
+    low = s.lower()
+    if low in ("y", "yes", "approve", "ok"):
+        return True, ""
+    if low in ("", "n", "no", "reject", "decline"):
+        return False, ""
+    for prefix in ("n:", "no:", "reject:"):
+        if low.startswith(prefix):
+            return False, s[len(prefix):].strip()
+    return False, s
+
+
+class NotebookApprover:
+    """The agent's approver for a kernel. Thread-safe; one per runtime."""
+
+    def __init__(self, resolve: Resolve, *, make_widget: Callable[..., Any] | None = None,
+                 input_fn: Callable[[str], str] = input) -> None:
+        self._resolve = resolve
+        self._make_widget = make_widget
+        self._input = input_fn
+        self._lock = threading.Lock()
+        self._view: Any = None
+        self._frontend: Frontend | None = None
+
+    def attach(self, view: Any, frontend: Frontend) -> None:
+        """A cell starts waiting on a turn: route prompts to it."""
+        with self._lock:
+            self._view, self._frontend = view, frontend
+
+    def detach(self) -> None:
+        with self._lock:
+            self._view, self._frontend = None, None
+
+    def __call__(self, request: Any) -> Any:
+        with self._lock:
+            view, frontend = self._view, self._frontend
+        if view is None:
+            # a turn from the side panel: it shows the request and answers through resolve()
+            return PENDING
+        if not frontend.human:
+            return None
+        if frontend.kind == "widgets" and self._make_widget is not None:
+            view.call_soon(lambda: self._show_widget(request))
+        else:
+            view.call_soon(lambda: self._ask_input(request))
+        return PENDING
+
+    # -- on the cell's thread ----------------------------------------------------------------
+    def _show_widget(self, request: Any) -> None:
+        from IPython.display import display
+
+        widget = self._make_widget(request, on_answer=lambda ok, fb: self._resolve(request.id, ok, fb))
+        display(widget)
+
+    def _ask_input(self, request: Any) -> None:
+        print(f"Approval needed: {request.tool_name} ({request.category})")
+        print(request.preview)
+        try:
+            answer = self._input("Approve? [y/N, or feedback for the model] ")
+        except (EOFError, KeyboardInterrupt, Exception) as exc:  # StdinNotImplementedError included
+            log.info("approval prompt failed: %s", exc)
+            ok, feedback = False, ""
+        else:
+            ok, feedback = parse_answer(answer)
+        self._resolve(request.id, ok, feedback)

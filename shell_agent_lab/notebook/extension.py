@@ -1,0 +1,61 @@
+"""What ``%load_ext shell_agent_lab`` does, and undoes.
+
+* registers the ``%agent`` / ``%%agent`` and ``%agent_sql`` magics,
+* installs the input transformer that keeps ``%agent …?`` from becoming a help request,
+* adds the ``ShellAgent`` settings to the shell's configurables (``%config ShellAgent.…``),
+* adds the notebook's slash commands to the shared table,
+* registers the side panel's comm target (when running in a kernel).
+
+Loading twice is harmless.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from . import transform
+
+__all__ = ["load", "unload", "settings_for"]
+
+log = logging.getLogger(__name__)
+
+
+def settings_for(shell: Any) -> Any:
+    """The shell's ``ShellAgent`` settings object (created and registered once)."""
+    from ..config import ShellAgent
+
+    for c in getattr(shell, "configurables", []):
+        if isinstance(c, ShellAgent):
+            return c
+    settings = ShellAgent(parent=shell)
+    shell.configurables.append(settings)
+    return settings
+
+
+def load(shell: Any) -> None:
+    from . import commands
+    from .magics import AgentMagics
+
+    settings_for(shell)
+    shell.register_magics(AgentMagics(shell))
+    transform.install(shell)
+    commands.register()
+    if getattr(shell, "kernel", None) is not None:
+        try:
+            from .comm import register_comm_target
+        except ImportError:  # pragma: no cover - the panel's kernel side is optional
+            log.info("side-panel comm not available")
+        else:
+            register_comm_target()
+
+
+def unload(shell: Any) -> None:
+    from . import commands
+    from .runtime import reset_runtime
+
+    transform.uninstall(shell)
+    commands.unregister()
+    for kind in ("line", "cell"):
+        for name in ("agent", "agent_sql"):
+            shell.magics_manager.magics[kind].pop(name, None)
+    reset_runtime()

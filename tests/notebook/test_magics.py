@@ -1,0 +1,154 @@
+"""%agent in a real InteractiveShell: the `?` handling, the returned Reply, commands, errors."""
+from __future__ import annotations
+
+from conftest import run
+
+from shell_agent_lab.agent import Reply
+from shell_agent_lab.llm.scripted import call, reply
+from shell_agent_lab.notebook.transform import rewrite_agent_lines
+
+
+def _texts(cap):
+    return [o.data.get("text/markdown") or o.data.get("text/plain") for o in cap.outputs]
+
+
+def test_a_trailing_question_mark_reaches_the_model(shell, backend):
+    backend.enqueue("Yes, by 12%.")
+    res, cap = run(shell, "%agent is revenue up?")
+    res.raise_error()
+    assert backend.requests[-1].last_user.split(">")[1].startswith("is revenue up?<")
+    assert "Yes, by 12%." in _texts(cap)
+
+
+def test_double_question_mark_and_indented_lines(shell, backend):
+    backend.enqueue("a", "b")
+    res, _ = run(shell, "for q in range(2):\n    %agent why??\n")
+    res.raise_error()
+    assert [r.last_user.count("why??") for r in backend.requests] == [1, 1]
+
+
+def test_bare_magic_prints_the_reply_once(shell, backend):
+    backend.enqueue("Only once.")
+    res, cap = run(shell, "%agent say it")
+    res.raise_error()
+    assert "Reply(" not in cap.stdout               # no execute_result on top of the live output
+    assert _texts(cap).count("Only once.") == 1
+    backend.enqueue("Again.")
+    res, cap = run(shell, "r = %agent say it again\nr")
+    res.raise_error()
+    assert _texts(cap).count("Again.") == 2        # live, then `r` on the last line shows the value
+
+
+def test_assignment_returns_a_reply_with_a_useful_repr(shell, backend):
+    backend.enqueue("Three regions grew.")
+    res, _ = run(shell, "r = %agent which regions grew?")
+    res.raise_error()
+    r = shell.user_ns["r"]
+    assert isinstance(r, Reply)
+    assert r.text == "Three regions grew."
+    assert repr(r).startswith("Reply('Three regions grew.', 19 chars, tables=0")
+    assert r._repr_markdown_() == "Three regions grew."
+
+
+def test_cell_magic_with_options_runs_one_turn(shell, backend):
+    backend.enqueue("Done.")
+    res, cap = run(shell, "%%agent --no-stream\nFirst line?\nSecond line?\n")
+    res.raise_error()
+    assert res.result is None
+    assert "First line?\nSecond line?" in backend.requests[-1].last_user
+    assert "Done." in _texts(cap)
+
+
+def test_the_transformer_leaves_other_code_alone():
+    lines = ["x = 1\n", "%agentx foo?\n", "print('%agent')\n"]
+    assert rewrite_agent_lines(lines) == lines
+    assert rewrite_agent_lines(["%%agent\n", "%agent a?\n"]) == ["%%agent\n", "%agent a?\n"]
+
+
+def test_usage_errors_are_one_line_and_ask_nothing(shell, backend):
+    res, _ = run(shell, "%agent --bogus hi")
+    assert type(res.error_in_exec).__name__ == "UsageError"
+    assert "unknown option --bogus" in str(res.error_in_exec)
+    assert backend.requests == []
+
+
+def test_help_lists_core_and_notebook_commands(shell):
+    res, cap = run(shell, "%agent /help")
+    res.raise_error()
+    text = "\n".join(_texts(cap))
+    for name in ("/findings", "/memory", "/session", "/private", "/pin", "/forget", "/export", "/import", "/sql"):
+        assert name in text
+
+
+def test_session_private_and_reset_switch_sessions(shell):
+    from shell_agent_lab.notebook.runtime import get_runtime
+
+    rt = get_runtime()
+    first = rt.agent.session.id
+    run(shell, "%agent /session Q3 review")[0].raise_error()
+    named = rt.agent.session
+    assert named.title == "Q3 review" and named.id != first
+    run(shell, "%agent /session Q3 review")[0].raise_error()
+    assert rt.agent.session.id == named.id                  # the same name finds the same session
+    run(shell, "%agent /private")[0].raise_error()
+    assert rt.agent.session.private
+    run(shell, "%agent /reset")[0].raise_error()
+    assert rt.agent.session.id not in (first, named.id)
+
+
+def test_findings_pin_and_forget_from_the_magic(shell):
+    from shell_agent_lab.notebook.runtime import get_runtime
+
+    agent = get_runtime().agent
+    sid = agent.session.id
+    f = agent.store.findings.add(sid, "EU churn spiked in March", tags=("high", "sales"))
+    res, cap = run(shell, "%agent /findings")
+    res.raise_error()
+    assert f.id in "\n".join(_texts(cap)) and "| high |" in "\n".join(_texts(cap))
+    run(shell, f"%agent /pin {f.id} --category preference")[0].raise_error()
+    assert [e.fact for e in agent.store.global_memory.list()] == ["EU churn spiked in March"]
+    run(shell, f"%agent /forget {f.id}")[0].raise_error()
+    assert agent.store.findings.list(sid) == []
+    res, _ = run(shell, "%agent /forget nonsense")
+    assert "is not an id" in str(res.error_in_exec)
+
+
+def test_pin_is_refused_in_a_private_session(shell):
+    from shell_agent_lab.notebook.runtime import get_runtime
+
+    agent = get_runtime().agent
+    run(shell, "%agent /private")[0].raise_error()
+    f = agent.store.findings.add(agent.session.id, "private thing")
+    res, _ = run(shell, f"%agent /pin {f.id}")
+    assert type(res.error_in_exec).__name__ == "UsageError"
+    assert agent.store.global_memory.list() == []
+
+
+def test_sql_inserts_the_last_turns_sql_as_the_next_cell(shell, backend):
+    from shell_agent_lab.notebook.runtime import get_runtime
+
+    get_runtime().last_reply = Reply(text="x", sql=["SELECT region, sum(amount) FROM sales GROUP BY 1"])
+    res, cap = run(shell, "%agent /sql")
+    res.raise_error()
+    assert shell.rl_next_input == "%%agent_sql\nSELECT region, sum(amount) FROM sales GROUP BY 1\n"
+
+
+def test_sql_without_a_previous_query_says_so(shell):
+    res, _ = run(shell, "%agent /sql")
+    assert "ran no SQL" in str(res.error_in_exec)
+
+
+def test_a_tool_call_shows_one_final_line_and_the_table(shell, backend):
+    import pandas as pd
+
+    shell.user_ns["sales"] = pd.DataFrame({"region": ["EU", "US", "EU"], "amount": [1, 2, 3]})
+    shell.run_line_magic("config", 'ShellAgent.approval_overrides = {"query_sql": False}')
+    backend.enqueue(call("query_sql", {"sql": "SELECT region, sum(amount) AS total FROM sales GROUP BY 1 ORDER BY 1"}),
+                    reply("EU leads with 4."))
+    res, cap = run(shell, "r = %agent who leads?")
+    res.raise_error()
+    texts = _texts(cap)
+    assert any(t.startswith("✓ query_sql — done") for t in texts if t)
+    r = shell.user_ns["r"]
+    assert r.sql and "GROUP BY" in r.sql[0]
+    assert r.tables and list(r.tables[0]["total"]) == [4, 2]
