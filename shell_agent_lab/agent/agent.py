@@ -274,6 +274,7 @@ class Agent:
         """Bind the current session to profile ``name`` and build its backend (after draining)."""
         if name is not None:
             self.settings.profile_settings(name)        # unknown names raise KeyError with the list
+        self._require_factory()
         self._require_not_busy("change the profile")
         self.wait_idle()
         session = self.session
@@ -285,6 +286,7 @@ class Agent:
 
     def set_model(self, model: str | None) -> Backend:
         """Use ``model`` within the current profile (after draining background work)."""
+        self._require_factory()
         self._require_not_busy("change the model")
         self.wait_idle()
         self.settings.model = model or None
@@ -554,13 +556,16 @@ class Agent:
                                      hint="pass backend= or backend_factory= when building the agent")
         return self._rebuild_backend(session)
 
+    def _require_factory(self) -> None:
+        if self._backend_factory is None:
+            fixed = self._backend.identity if self._backend is not None else "none"
+            raise ConfigurationError(f"this agent was built with a fixed backend ({fixed})",
+                                     hint="switching needs ShellAgent.profiles and build_agent without backend=")
+
     def _rebuild_backend(self, session: Any) -> Backend:
         profile = self._profile_of(session)
-        if self._backend_factory is None:
-            with self._cond:
-                if self._backend is None:
-                    raise ConfigurationError("no model backend is configured")
-                return self._backend
+        self._require_factory()
+        assert self._backend_factory is not None
         backend = self._backend_factory(profile)
         with self._cond:
             old, self._backend, self._backend_profile = self._backend, backend, profile

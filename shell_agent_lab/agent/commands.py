@@ -12,6 +12,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..llm.errors import LLMError
+
 __all__ = ["CommandResult", "Command", "register_command", "unregister_command", "commands",
            "is_command", "run_command", "parse_command"]
 
@@ -93,7 +95,7 @@ def run_command(agent: Any, text: str) -> CommandResult:
     except (KeyError, ValueError) as exc:
         message = exc.args[0] if exc.args else str(exc)
         return CommandResult(name, error=f"/{name}: {message}. Usage: {command.usage}", kind="error")
-    except RuntimeError as exc:
+    except (RuntimeError, LLMError) as exc:
         return CommandResult(name, error=f"/{name}: {exc}", kind="error")
     result.name = result.name or name
     return result

@@ -192,7 +192,7 @@ def _remember_fact_handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
                                                 "fact": result.entry.fact, "created": result.created}]})
         # not in the user's own words this turn: keep it for this session, pinnable by the user
         result = ctx.store.session_memory.add(ctx.session_id, fact, category, source="tool_call",
-                                              tool_originated=True, turn=turn)
+                                              tool_originated=True, turn=turn, suggested=True)
         ctx.publish("session_memory_updated", {})
         return ToolResult(f"Kept for this session as a suggestion ({category}); the user can pin it "
                           f"to remember it everywhere: {result.entry.fact}",

@@ -1,0 +1,127 @@
+"""Sessions, titles, engines and the build_agent factory."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from shell_agent_lab.agent import Agent, build_agent
+from shell_agent_lab.config import ShellAgent
+from shell_agent_lab.llm.scripted import ScriptedBackend
+
+
+class Engine:
+    """Stands in for the analysis engine: records that it was opened and closed."""
+
+    def __init__(self, session) -> None:
+        self.session_id = session.id
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_open_session_by_notebook_key_and_privacy(make_agent, store):
+    agent, rec = make_agent()
+    first = agent.session
+    assert agent.open_session(None, notebook_path="test.ipynb").id == first.id
+    keyed = agent.open_session(None, notebook_path="renamed.ipynb", key="nb-key-1")
+    assert keyed.id != first.id and store.find_session(key="nb-key-1").id == keyed.id
+    assert agent.open_session(None, key="nb-key-1").id == keyed.id
+    private = agent.open_session(None, notebook_path="test.ipynb", private=True)
+    assert private.private and private.id != first.id
+    assert agent.open_session(first.id).id == first.id
+    with pytest.raises(KeyError, match="no session with id 'nope'"):
+        agent.open_session("nope")
+    changes = [e.data["session_id"] for e in rec.of("session_changed")]
+    assert changes[-1] == first.id
+
+
+def test_open_session_resets_the_guard_and_switches_engines(make_agent, store):
+    engines: list[Engine] = []
+
+    def factory(session):
+        engines.append(Engine(session))
+        return engines[-1]
+
+    agent, _ = make_agent(engine_factory=factory)
+    sid = agent.session.id
+    assert agent.engine().session_id == sid
+    tag = agent._builder.guard_tag(sid)
+    other = agent.open_session(None, notebook_path="other.ipynb")
+    assert engines[0].closed and agent.engine().session_id == other.id
+    agent.open_session(sid)
+    assert agent._builder.guard_tag(sid) != tag          # a reloaded session gets a fresh nonce
+    assert [e.closed for e in engines] == [True, True, False]
+
+
+def test_open_session_drains_background_work_first(make_agent, settings):
+    settings.auto_extract = True
+    order: list[str] = []
+    holding, release = threading.Event(), threading.Event()
+
+    def extractor(session, backend):
+        holding.set()
+        release.wait(10)
+        order.append("extracted " + session.notebook_path)
+
+    agent, rec = make_agent(ScriptedBackend(["a"]), extractor=extractor)
+    agent.run("hello")
+    assert holding.wait(10)
+    assert agent.wait_idle(timeout=0.01) is False
+    t = threading.Thread(target=lambda: order.append(
+        "switched to " + agent.open_session(None, notebook_path="next.ipynb").notebook_path))
+    t.start()
+    release.set()
+    t.join(10)
+    assert order == ["extracted test.ipynb", "switched to next.ipynb"]
+
+
+def test_first_turn_gets_a_title(make_agent, settings, store):
+    settings.auto_title = True
+    backend = ScriptedBackend(["Q1 is up 12%.", '"Quarterly sales review"'])
+    agent, rec = make_agent(backend)
+    agent.run("how did Q1 sales do?")
+    assert agent.wait_idle(timeout=10)
+    assert store.get_session(agent.session.id).title == "Quarterly sales review"
+    assert agent.session.title == "Quarterly sales review"
+    assert rec.of("session_renamed")[0].data["title"] == "Quarterly sales review"
+    assert backend.requests[1].last_user == "how did Q1 sales do?"
+    backend.enqueue("Second answer.")
+    agent.run("and Q2?")
+    assert agent.wait_idle(timeout=10)
+    assert len(backend.requests) == 3               # no title request after the first turn
+
+
+def test_title_skipped_when_renamed_or_too_long(make_agent, settings, store):
+    settings.auto_title = True
+    backend = ScriptedBackend(["answer", "x" * 61])
+    agent, _ = make_agent(backend)
+    agent.run("hello")
+    assert agent.wait_idle(timeout=10)
+    assert store.get_session(agent.session.id).title == "New Session"
+    other, _ = make_agent(ScriptedBackend(["answer"]), notebook="renamed.ipynb")
+    store.rename_session(other.session.id, "My analysis")
+    other.refresh_session()
+    other.run("hello")
+    assert other.wait_idle(timeout=10)
+    assert store.get_session(other.session.id).title == "My analysis"
+
+
+def test_no_backend_configured_gives_a_clear_error_and_keeps_the_message(store, settings):
+    agent = build_agent(settings, store=store)
+    agent.open_session(None, notebook_path="x.ipynb")
+    r = agent.run("hello")
+    assert r.error and "\n" not in r.error
+    assert [x.content for x in store.list_records(agent.session.id)] == ["hello"]
+
+
+def test_build_agent_wires_the_builtin_tools(store):
+    backend = ScriptedBackend(["fine"])
+    agent = build_agent(ShellAgent(auto_extract=False), store=store, backend=backend,
+                        namespace=lambda: {"x": 1})
+    assert isinstance(agent, Agent)
+    names = [d.name for d in agent.registry.all()]
+    assert {"remember_fact", "resolve_date"} <= set(names) and names == sorted(names)
+    assert agent.run("hi").text == "fine"
+    agent.close()
