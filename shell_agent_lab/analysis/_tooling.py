@@ -5,6 +5,7 @@ import re
 from typing import Any, Callable
 
 from ..llm.types import Message
+from ..store.errors import StoreError
 from ..tools.registry import ToolContext, ToolError
 from .errors import AnalysisError
 
@@ -76,11 +77,11 @@ def ask_model(ctx: ToolContext, system: str, user: str) -> str:
 
 
 def guarded(fn: Callable[[ToolContext, dict[str, Any]], Any]) -> Callable[[ToolContext, dict[str, Any]], Any]:
-    """Turn analysis errors into :class:`ToolError` so the model sees one clear line."""
+    """Turn analysis and store errors into :class:`ToolError` so the model sees one clear line."""
     def handler(ctx: ToolContext, args: dict[str, Any]) -> Any:
         try:
             return fn(ctx, args or {})
-        except AnalysisError as exc:
+        except (AnalysisError, StoreError) as exc:
             raise ToolError(str(exc)) from exc
     handler.__name__ = fn.__name__
     handler.__doc__ = fn.__doc__

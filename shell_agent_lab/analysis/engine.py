@@ -156,7 +156,9 @@ class AnalysisEngine:
             conn = duckdb.connect(target, config=config)
         except duckdb.Error as exc:
             raise AnalysisError(f"cannot open the analysis database {target}: {_first_line(exc)}") from exc
-        conn.execute("SET lock_configuration = true")
+        # a second engine on the same file shares DuckDB's database instance, already locked
+        if not conn.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+            conn.execute("SET lock_configuration = true")
         if self.db_path is not None:
             try:
                 os.chmod(self.db_path, 0o600)

@@ -24,8 +24,9 @@ def workdir(tmp_path: Path) -> Path:
 def make_engine(tmp_path: Path, namespace: dict, workdir: Path):
     engines: list[AnalysisEngine] = []
 
-    def make(settings: AnalysisSettings | None = None, *, db: Path | None = None, ns: dict | None = None):
-        target = db if db is not None else tmp_path / "session" / "analysis.duckdb"
+    def make(settings: AnalysisSettings | None = None, *, db: Path | None = None, ns: dict | None = None,
+             memory: bool = False):
+        target = None if memory else db if db is not None else tmp_path / "session" / "analysis.duckdb"
         use = namespace if ns is None else ns
         engine = AnalysisEngine(target, namespace=lambda: use, base_dir=workdir,
                                 settings=settings or AnalysisSettings(threads=1))
@@ -50,3 +51,41 @@ def sales_csv(workdir: Path) -> Path:
         lines.append(f"{['north', 'south', 'east', 'west'][i % 4]},2024-01-{i % 28 + 1:02d},{(i * 37) % 101 + 0.5},p{i % 7}")
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+@pytest.fixture
+def store(tmp_path: Path):
+    from shell_agent_lab.store import Store
+
+    opened = Store.open(tmp_path / "data")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def session_id(store) -> str:
+    return store.create_session(title="analysis").id
+
+
+@pytest.fixture
+def events() -> list:
+    return []
+
+
+@pytest.fixture
+def make_ctx(store, session_id, engine, events):
+    from shell_agent_lab.tools.registry import ToolContext
+
+    def make(backend=None, **extra):
+        return ToolContext(session_id=session_id, store=store, engine=engine, backend=backend,
+                           publish=lambda type, data: events.append((type, data)),
+                           tool_call_id="call-1", turn_id="turn-1", **extra)
+
+    return make
+
+
+@pytest.fixture
+def tools():
+    from shell_agent_lab.analysis import analysis_tools
+
+    return {d.name: d for d in analysis_tools()}
