@@ -285,6 +285,8 @@ def _map_exception(exc: Exception) -> tuple[str, str]:
     """Known store/bundle errors become protocol error codes with their one-line message."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    if "AgentBusyError" in names:
+        return "busy", text
     if "PrivateSessionError" in names:
         return "private_session", text
     if "NotFoundError" in names or isinstance(exc, (KeyError, LookupError)):
@@ -356,7 +358,7 @@ def _send(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
 
     def run() -> None:
         try:
-            box["result"] = agent.send(message)
+            box["result"] = agent.send(message, wait=False)
         except Exception as exc:  # reported in the response when quick, else through events
             box["error"] = exc
             log.exception("send from the side panel failed")
@@ -372,10 +374,10 @@ def _send(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
         raise RequestError(code if code != "internal" else "internal", text)
     result = box["result"]
     phase = str(getattr(result, "phase", "completed") or "completed")
-    if phase not in ("completed", "queued", "command", "error"):
+    if phase not in ("started", "completed", "queued", "command", "error"):
         phase = "completed"
-    text = getattr(result, "text", None)
-    error = getattr(result, "error", None)
+    text = getattr(result, "content", None) or None
+    error = getattr(result, "error_message", None) or None
     return {"phase": phase, "text": None if text is None else str(text), "error": None if error is None else str(error)}
 
 
@@ -497,6 +499,8 @@ def _findings_delete(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
 @_op("data_list")
 def _data_list(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
     engine = getattr(d.agent, "engine", None)
+    if callable(engine) and not hasattr(engine, "tables"):
+        engine = engine()               # Agent.engine() opens the session's engine on first use
     if engine is None:
         return {"tables": []}
     refresh = getattr(engine, "refresh_dataframes", None)
@@ -594,35 +598,54 @@ def _bundle_import(agent: Any, store: Any, data: bytes, filename: str) -> Any:
 
 
 def _settings_of(agent: Any) -> dict[str, Any]:
+    """The session's profile/model, per-tool approvals and auto-extraction (``config.ShellAgent``).
+
+    ``approval_overrides`` maps a tool to True (ask) or False (run freely); a tool in
+    ``disabled_tools`` is never offered to the model, shown here as "deny".
+    """
     settings = getattr(agent, "settings", None)
     session = agent.session
     profiles = []
-    for p in _profiles(settings):
-        profiles.append({"name": str(p["name"]), "backend": str(p.get("backend") or ""),
-                         "model": None if p.get("model") is None else str(p.get("model"))})
+    for name, body in sorted((getattr(settings, "profiles", None) or {}).items()):
+        body = dict(body) if isinstance(body, Mapping) else {}
+        profiles.append({"name": str(name), "backend": str(body.get("backend") or ""),
+                         "model": None if body.get("model") is None else str(body["model"])})
     overrides = dict(getattr(settings, "approval_overrides", None) or {})
+    disabled = set(getattr(settings, "disabled_tools", None) or ())
     tools = []
     registry = getattr(agent, "registry", None)
-    for desc in (registry.list() if registry is not None and hasattr(registry, "list") else []):
-        default = "ask" if getattr(desc, "requires_approval", False) else "allow"
-        override = overrides.get(desc.name)
+    for desc in sorted(registry.all() if registry is not None else [], key=lambda t: t.name):
+        if desc.name in disabled:
+            override = "deny"
+        elif desc.name in overrides:
+            override = "ask" if overrides[desc.name] else "allow"
+        else:
+            override = None
         tools.append({"name": desc.name, "category": str(getattr(desc, "category", "") or ""),
-                      "default": default, "override": override if override in ("ask", "allow", "deny") else None})
-    backend = getattr(agent, "backend", None)
+                      "default": "ask" if getattr(desc, "approval_default", False) else "allow",
+                      "override": override})
+    try:
+        model = agent.backend.model
+    except Exception:  # a profile that cannot be built yet still shows its settings
+        model = getattr(settings, "model", None)
     return {
         "profile": session.profile or getattr(settings, "profile", None),
-        "model": getattr(backend, "model", None) or getattr(settings, "model", None),
+        "model": None if model is None else str(model),
         "profiles": profiles,
         "tools": tools,
-        "auto_extraction": bool(getattr(settings, "auto_extract", False)),
+        "auto_extraction": _auto_extraction(agent, settings, session),
     }
 
 
-def _profiles(settings: Any) -> list[dict[str, Any]]:
-    raw = getattr(settings, "profiles", None) or {}
-    if isinstance(raw, Mapping):
-        return [{"name": name, **(dict(v) if isinstance(v, Mapping) else {})} for name, v in raw.items()]
-    return [dict(p) if isinstance(p, Mapping) else {"name": str(p)} for p in raw]
+def _auto_extraction(agent: Any, settings: Any, session: Any) -> bool:
+    value = getattr(settings, "auto_extract", None)
+    if value is not None:
+        return bool(value)
+    effective = getattr(agent, "_auto_extract", None)      # the backend's default when unset
+    try:
+        return bool(effective(session, agent.backend)) if effective else False
+    except Exception:
+        return False
 
 
 def _apply_settings(agent: Any, args: dict[str, Any]) -> None:
@@ -632,19 +655,26 @@ def _apply_settings(agent: Any, args: dict[str, Any]) -> None:
     with _settings_lock:
         if "approvals" in args:
             overrides = dict(getattr(settings, "approval_overrides", None) or {})
+            disabled = list(getattr(settings, "disabled_tools", None) or [])
             for tool, value in args["approvals"].items():
-                if value is None:
-                    overrides.pop(tool, None)
-                else:
-                    overrides[tool] = value
+                overrides.pop(tool, None)
+                if tool in disabled:
+                    disabled.remove(tool)
+                if value == "deny":
+                    disabled.append(tool)
+                elif value is not None:
+                    overrides[tool] = value == "ask"
             settings.approval_overrides = overrides
+            settings.disabled_tools = disabled
+            gate = getattr(agent, "gate", None)
+            if gate is not None:            # the running agent reads its gate's copy
+                gate.overrides = settings.approval_overrides
         if "auto_extraction" in args:
             settings.auto_extract = bool(args["auto_extraction"])
-        if "profile" in args or "model" in args:
-            switch = getattr(agent, "set_profile", None)
-            if switch is None:
-                raise RequestError("unsupported", "switching profile or model needs %agent /profile or /model")
-            switch(args.get("profile"), model=args.get("model"))
+        if args.get("profile") is not None:
+            agent.set_profile(args["profile"])
+        if args.get("model") is not None:
+            agent.set_model(args["model"])
 
 
 _settings_lock = threading.Lock()

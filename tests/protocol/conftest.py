@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
+from shell_agent_lab.agent import SendResult
 from shell_agent_lab.events import EventBus
 from shell_agent_lab.notebook.comm import Dispatcher, load_protocol
 from shell_agent_lab.store import Store
@@ -56,7 +57,8 @@ class FakeEngine:
 @dataclass
 class FakeSettings:
     auto_extract: bool = False
-    approval_overrides: dict[str, str] = field(default_factory=dict)
+    approval_overrides: dict[str, bool] = field(default_factory=dict)
+    disabled_tools: list[str] = field(default_factory=list)
     profiles: dict[str, dict[str, str]] = field(default_factory=lambda: {
         "replay": {"backend": "replay", "model": "cassette"}, "local": {"backend": "local", "model": "smollm2"}})
     profile: str = "replay"
@@ -74,9 +76,9 @@ class FakeAgent:
         self.engine = FakeEngine()
         self.settings = FakeSettings()
         self.backend = SimpleNamespace(model="cassette")
-        self.registry = SimpleNamespace(list=lambda: [
-            SimpleNamespace(name="query_sql", category="read", requires_approval=True),
-            SimpleNamespace(name="describe_table", category="read", requires_approval=False)])
+        self.registry = SimpleNamespace(all=lambda: [
+            SimpleNamespace(name="query_sql", category="read", approval_default=True),
+            SimpleNamespace(name="describe_table", category="read", approval_default=False)])
         self.aborted = 0
         self.sent: list[str] = []
         self.profile_switches: list[tuple[Any, Any]] = []
@@ -89,11 +91,12 @@ class FakeAgent:
                                                 "private": self.session.private}, session_id=session_id)
         return self.session
 
-    def send(self, message: str):
+    def send(self, message: str, *, wait: bool = True):
+        assert wait is False, "the comm must never block on a turn"
         self.sent.append(message)
         sid = self.session.id
         if message.startswith("/"):
-            return SimpleNamespace(phase="command", text=f"ran {message}", error=None)
+            return SendResult("command", content=f"ran {message}")
         turn = f"t{len(self.sent)}"
         self.store.append_record(sid, "user", message)
         self.events.publish("turn_started", {"turn_id": turn, "message": message}, session_id=sid)
@@ -102,13 +105,16 @@ class FakeAgent:
         self.store.append_record(sid, "assistant", text)
         self.events.publish("turn_finished", {"turn_id": turn, "phase": "completed", "text": text, "error": None},
                             session_id=sid)
-        return SimpleNamespace(phase="completed", text=text, error=None)
+        return SendResult("completed", content=text, turn_id=turn)
 
     def abort(self) -> None:
         self.aborted += 1
 
-    def set_profile(self, profile, *, model=None):
-        self.profile_switches.append((profile, model))
+    def set_profile(self, name):
+        self.profile_switches.append(("profile", name))
+
+    def set_model(self, model):
+        self.profile_switches.append(("model", model))
 
 
 class FakeRuntime:

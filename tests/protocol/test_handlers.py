@@ -217,13 +217,15 @@ def test_settings_get_and_set(call, agent):
     assert got["profile"] is None or got["profile"] == "replay"
     assert {p["name"] for p in got["profiles"]} == {"replay", "local"}
     assert {t["name"]: t["default"] for t in got["tools"]} == {"query_sql": "ask", "describe_table": "allow"}
-    new = call("settings_set", {"approvals": {"query_sql": "allow"}, "auto_extraction": True})["result"]
-    assert agent.settings.approval_overrides == {"query_sql": "allow"} and agent.settings.auto_extract is True
-    assert {t["name"]: t["override"] for t in new["tools"]}["query_sql"] == "allow"
-    call("settings_set", {"approvals": {"query_sql": None}})
-    assert agent.settings.approval_overrides == {}
+    new = call("settings_set", {"approvals": {"query_sql": "allow", "describe_table": "deny"},
+                                "auto_extraction": True})["result"]
+    assert agent.settings.approval_overrides == {"query_sql": False} and agent.settings.auto_extract is True
+    assert agent.settings.disabled_tools == ["describe_table"]
+    assert {t["name"]: t["override"] for t in new["tools"]} == {"query_sql": "allow", "describe_table": "deny"}
+    call("settings_set", {"approvals": {"query_sql": None, "describe_table": "ask"}})
+    assert agent.settings.approval_overrides == {"describe_table": True} and agent.settings.disabled_tools == []
     call("settings_set", {"profile": "local", "model": "smollm2"})
-    assert agent.profile_switches == [("local", "smollm2")]
+    assert agent.profile_switches == [("profile", "local"), ("model", "smollm2")]
     r = call("settings_set", {"approvals": {"query_sql": "maybe"}}, ok=False)
     assert r["error"]["code"] == "bad_request"
 
@@ -267,7 +269,7 @@ def test_events_are_forwarded_as_schema_valid_messages(dispatcher, agent, sessio
     c.msg({"content": {"data": {"v": 1, "id": "h", "op": "hello", "args": {"protocol": 1}}}})
     assert sent[-1]["ok"] is True
     sent.clear()
-    agent.send("hi")
+    agent.send("hi", wait=False)
     assert [m["event"] for m in sent] == ["turn_started", "stream_token", "turn_finished"]
     for message in sent:
         assert_valid("#/$defs/EventMessage", message)
@@ -275,5 +277,5 @@ def test_events_are_forwarded_as_schema_valid_messages(dispatcher, agent, sessio
         assert message["session_id"] == session.id
     c.close({})
     sent.clear()
-    agent.send("after close")
+    agent.send("after close", wait=False)
     assert sent == []

@@ -1,0 +1,137 @@
+"""The comm against the real agent and the notebook runtime (scripted model, real store and DuckDB)."""
+from __future__ import annotations
+
+import threading
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from shell_agent_lab.agent import build_agent
+from shell_agent_lab.config import ShellAgent
+from shell_agent_lab.llm.scripted import ScriptedBackend, call as tool_call, reply
+from shell_agent_lab.notebook import comm
+from shell_agent_lab.notebook.runtime import Runtime
+
+from .conftest import assert_valid
+
+
+class _Comm:
+    """A comm double that records what the kernel sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict] = []
+        self.cond = threading.Condition()
+
+    def on_msg(self, cb):
+        self.deliver = cb
+
+    def on_close(self, cb):
+        self.close = cb
+
+    def send(self, payload):
+        with self.cond:
+            self.sent.append(payload)
+            self.cond.notify_all()
+
+    def request(self, op, args=None, rid=None):
+        rid = rid or f"{op}-{len(self.sent)}"
+        self.deliver({"content": {"data": {"v": 1, "id": rid, "op": op, "args": args or {}}}})
+        response = next(m for m in reversed(self.sent) if m.get("id") == rid)
+        assert_valid("#/$defs/ResponseMessage", response)
+        if response["ok"]:
+            assert_valid(f"#/ops/{op}/result", response["result"])
+        return response
+
+    def wait_event(self, name, timeout=10.0):
+        with self.cond:
+            ok = self.cond.wait_for(lambda: any(m.get("event") == name for m in self.sent), timeout)
+        assert ok, f"no {name} event; got {[m.get('event') for m in self.sent]}"
+        return next(m for m in self.sent if m.get("event") == name)
+
+
+@pytest.fixture
+def wired(store):
+    ns = {"sales": pd.DataFrame({"region": ["N", "S", "N"], "amount": [1.0, 2.5, 4.0]})}
+    backend = ScriptedBackend()
+    shell = SimpleNamespace(user_ns=ns, config=None)
+
+    def build(*, shell, base, approver):
+        return build_agent(ShellAgent(auto_extract=False, auto_title=False), store=store, backend=backend,
+                           namespace=lambda: ns, approver=approver, base_dir=base)
+
+    runtime = Runtime(shell, build=build, environ={"JPY_SESSION_NAME": "/work/nb/sales.ipynb"})
+    dispatcher = comm.Dispatcher(lambda: runtime)
+    c = _Comm()
+    comm._Endpoint(c, dispatcher)
+    yield SimpleNamespace(runtime=runtime, backend=backend, comm=c, store=store, ns=ns)
+    runtime.close()
+
+
+def test_hello_binds_the_notebook_session_by_key(wired):
+    r = wired.comm.request("hello", {"protocol": 1, "session_key": "nbkey1"})
+    session = r["result"]["session"]
+    assert session["key"] == "nbkey1" and session["notebook_path"] == "/work/nb/sales.ipynb"
+    assert wired.runtime.panel_connected is True
+    # a second kernel for the same notebook (after a rename) finds the session again by its key
+    assert wired.store.find_session(None, key="nbkey1").id == session["id"]
+
+
+def test_a_panel_turn_streams_events_and_lands_in_history(wired):
+    wired.backend.enqueue(reply("North sold the most."))
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k"})
+    r = wired.comm.request("send", {"message": "which region sold most?"})
+    assert r["ok"] and r["result"]["phase"] in ("started", "completed")
+    finished = wired.comm.wait_event("turn_finished")
+    assert finished["data"]["text"] == "North sold the most."
+    for m in wired.comm.sent:
+        if "event" in m:
+            assert_valid("#/$defs/EventMessage", m)
+            assert_valid(f"#/events/{m['event']}", m["data"])
+    wired.runtime.agent.wait_idle(10)
+    history = wired.comm.request("history")["result"]
+    assert [(h["role"], h["content"]) for h in history["records"]][-1] == ("assistant", "North sold the most.")
+    assert history["records"][0]["content"] == "which region sold most?"
+
+
+def test_an_approval_answered_through_the_comm_lets_the_tool_run(wired):
+    wired.backend.enqueue(
+        tool_call("promote_finding", {"content": "North has the largest single sale (4.0)", "tags": ["medium"]}),
+        reply("Recorded it."))
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k2"})
+    wired.comm.request("send", {"message": "note the biggest sale"})
+    request = wired.comm.wait_event("approval_request")["data"]
+    assert request["tool_name"] == "promote_finding"
+    pending = wired.comm.request("history")["result"]["pending_approvals"]
+    assert [p["request_id"] for p in pending] == [request["request_id"]]
+    assert wired.comm.request("approve", {"request_id": request["request_id"], "approved": True})["ok"]
+    wired.comm.wait_event("turn_finished")
+    wired.runtime.agent.wait_idle(10)
+    findings = wired.comm.request("findings_list")["result"]["findings"]
+    assert [f["content"] for f in findings] == ["North has the largest single sale (4.0)"]
+    assert findings[0]["severity"] == "medium"
+
+
+def test_data_lists_live_dataframes(wired):
+    wired.comm.request("hello", {"protocol": 1})
+    tables = wired.comm.request("data_list")["result"]["tables"]
+    sales = next(t for t in tables if t["name"] == "sales")
+    assert sales["kind"] == "dataframe" and sales["rows"] == 3
+    assert [c["name"] for c in sales["columns"]] == ["region", "amount"]
+
+
+def test_settings_round_trip_on_the_real_configuration(wired):
+    wired.comm.request("hello", {"protocol": 1})
+    got = wired.comm.request("settings_get")["result"]
+    tools = {t["name"]: t for t in got["tools"]}
+    assert tools["query_sql"]["default"] == "ask" and tools["promote_finding"]["default"] == "ask"
+    assert got["auto_extraction"] is False
+    after = wired.comm.request("settings_set", {"approvals": {"promote_finding": "allow"},
+                                                "auto_extraction": True})["result"]
+    agent = wired.runtime.agent
+    assert agent.settings.approval_overrides == {"promote_finding": False}
+    assert agent.gate.overrides == {"promote_finding": False}
+    assert {t["name"]: t["override"] for t in after["tools"]}["promote_finding"] == "allow"
+    assert after["auto_extraction"] is True
+    bad = wired.comm.request("settings_set", {"profile": "nope"})
+    assert bad["ok"] is False and "unknown profile" in bad["error"]["message"]
