@@ -24,6 +24,7 @@ def shell(backend, tmp_path, monkeypatch):
     monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "headless")
     ip = InteractiveShell.instance()
     ip.user_ns.pop("__session__", None)
+    ip.config.pop("ShellAgent", None)          # %config from an earlier test must not leak
 
     def build(*, shell, base, approver):
         return build_agent(settings_for(shell), namespace=lambda: shell.user_ns, base_dir=tmp_path,
@@ -35,6 +36,7 @@ def shell(backend, tmp_path, monkeypatch):
     yield ip
     ip.run_line_magic("unload_ext", "shell_agent_lab")
     runtime_mod.reset_runtime()
+    ip.config.pop("ShellAgent", None)
     for c in list(ip.configurables):
         if type(c).__name__ == "ShellAgent":
             ip.configurables.remove(c)
