@@ -21,6 +21,7 @@ proportion to what changed, not to the length of the session.
 from __future__ import annotations
 
 import bisect
+import inspect
 import copy
 import json
 import threading
@@ -56,6 +57,9 @@ class Budget:
     near_share: float = 0.15
     anchor_threshold: float = 0.4
     dead_topic_threshold: float = 0.4
+    #: the window start snaps to a grid of this share of the raw budget, so it moves in steps
+    #: and the requests in between extend each other; 0 moves it with every record
+    window_step: float = 0.5
 
     def raw_budget(self, system_tokens: int) -> int | None:
         """Tokens left for the raw window, or ``None`` when unlimited."""
@@ -102,6 +106,7 @@ class _SessionState:
     def __init__(self) -> None:
         self.seen = 0                    # number of store records processed
         self.last_id: Any = None
+        self.last_seq = 0
         self.raw: list[Any] = []         # records that may be sent (oldest first)
         self.legacy: list[Any] = []      # legacy "summary" records
         self.render_key: tuple[str, int] | None = None   # (tag, tool cap) the renders were made with
@@ -115,6 +120,8 @@ class _SessionState:
         self.candidates_key: Any = None
         self.candidates: _Candidates | None = None
         self.summaries: dict[str, str] = {}
+        self.tiers_key: Any = None
+        self.tiers: list[tuple[str, list[Any], int, str]] = []
 
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
@@ -140,6 +147,11 @@ class ContextBuilder:
         self._guards = SessionGuards()
         self._lock = threading.RLock()
         self._sessions: dict[str, _SessionState] = {}
+        try:
+            params = inspect.signature(store.list_records).parameters
+        except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
+            params = {}
+        self._incremental = "after_seq" in params
 
     # --- public API ---------------------------------------------------------------------------
 
@@ -164,12 +176,11 @@ class ContextBuilder:
         """System prompt and history within ``budget``; ``notes`` are transient system messages."""
         with self._lock:
             state = self._state(session_id)
-            records = self._sync_records(session_id, state)
-            self._guards.prepare(session_id, records)
+            self._guards.prepare(session_id, self._sync_records(session_id, state))
             system = self._system_prompt(session_id, data_schema)
             tag = self._guards.tag(session_id)
             stats: dict[str, Any] = {
-                "records": len(records), "system_tokens": estimate_tokens(system),
+                "records": state.seen, "system_tokens": estimate_tokens(system),
                 "raw_records": 0, "raw_tokens": 0, "summarized_records": 0,
                 "anchored_records": 0, "dropped_dead_topics": 0, "summary_blocks": 0,
                 "summary_cache_hits": 0, "summarizer_calls": 0, "summary_unavailable": 0,
@@ -177,29 +188,28 @@ class ContextBuilder:
                 self._guards.rotations(session_id),
             }
             self._sync_renders(state, tag, budget.max_tool_result_tokens)
-            start = self._window_start(state, budget.raw_budget(stats["system_tokens"]))
-            messages = [Message(role="system", content=system)]
-
+            start = self._window_start(state, budget.raw_budget(stats["system_tokens"]),
+                                       budget.window_step)
             blocks = [self._legacy_block(r) for r in state.legacy]
             cands = self._candidates(session_id, state, start, budget)
             blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats)
-            if blocks:
-                messages.append(Message(role="system", content="\n\n".join(blocks)))
-                stats["summary_blocks"] = len(blocks)
-            anchor_msgs = self._render_slice(cands.anchors, tag, budget.max_tool_result_tokens,
-                                             anchors=True)
-            messages += anchor_msgs
+            summary = [Message(role="system", content="\n\n".join(blocks))] if blocks else []
+            anchored = self._render_slice(cands.anchors, tag, budget.max_tool_result_tokens,
+                                          anchors=True)
             window = self._window_messages(state, start)
-            messages += window
-            messages += [Message(role="system", content=n) for n in notes if n]
+            extra = [Message(role="system", content=n) for n in notes if n]
+            messages = [Message(role="system", content=system), *summary, *anchored, *window,
+                        *extra]
 
+            stats["summary_blocks"] = len(blocks)
             stats["raw_records"] = len(state.raw) - start
-            stats["raw_tokens"] = sum(_message_tokens(m) for m in window)
+            stats["raw_tokens"] = state.cum[-1] - state.cum[start]   # as rendered in sequence
             stats["anchored_records"] = len(cands.anchors)
             stats["dropped_dead_topics"] = cands.dropped
             stats["summarized_records"] = len(cands.remaining)
             stats["window_start"] = start
-            stats["total_tokens"] = sum(_message_tokens(m) for m in messages)
+            stats["total_tokens"] = stats["system_tokens"] + stats["raw_tokens"] + sum(
+                _message_tokens(m) for m in (*summary, *anchored, *extra))
             stats["guard_rotations"] = self._guards.rotations(session_id)
             return Built(messages=messages, system_prompt=system, stats=stats)
 
@@ -243,17 +253,25 @@ class ContextBuilder:
         return state
 
     def _sync_records(self, session_id: str, state: _SessionState) -> list[Any]:
-        records = self._store.list_records(session_id)
-        if state.seen and (len(records) < state.seen or records[state.seen - 1].id != state.last_id):
-            state.clear()                    # history changed under us (import, delete): start over
-        for record in records[state.seen:]:
+        """Fetch records appended since the last call (all of them the first time); return them."""
+        if state.seen and self._incremental:
+            fresh = self._store.list_records(session_id, after_seq=state.last_seq)
+        else:
+            records = self._store.list_records(session_id)
+            if state.seen and (len(records) < state.seen
+                               or records[state.seen - 1].id != state.last_id):
+                state.clear()                # history changed under us (import, delete)
+            fresh = records[state.seen:]
+        for record in fresh:
             if record.role == "summary":
                 state.legacy.append(record)
             elif record.role in ("user", "assistant", "tool") and not _is_placeholder(record):
                 state.raw.append(record)
-        state.seen = len(records)
-        state.last_id = records[-1].id if records else None
-        return records
+        if fresh:
+            state.seen += len(fresh)
+            state.last_id = fresh[-1].id
+            state.last_seq = fresh[-1].seq
+        return fresh
 
     def _sync_renders(self, state: _SessionState, tag: str, tool_cap: int) -> None:
         key = (tag, tool_cap)
@@ -276,15 +294,17 @@ class ContextBuilder:
             state.messages[key] = message
         return message
 
-    def _window_start(self, state: _SessionState, raw_budget: int | None) -> int:
+    def _window_start(self, state: _SessionState, raw_budget: int | None, step: float) -> int:
         n = len(state.raw)
         if n == 0 or raw_budget is None:
             return 0
         cum = state.cum
         smallest = min(bisect.bisect_left(cum, cum[n] - raw_budget), n - 1)
-        grid = max(1, raw_budget // 2)
-        line = -(-cum[smallest] // grid) * grid
-        start = min(max(bisect.bisect_left(cum, line), smallest), n - 1)
+        grid = int(raw_budget * step)
+        start = smallest
+        if grid > 0:
+            line = -(-cum[smallest] // grid) * grid
+            start = min(max(bisect.bisect_left(cum, line), smallest), n - 1)
         while start < n - 1 and state.raw[start].role == "tool":
             start += 1                       # never open the window with an orphan tool result
         return start
@@ -367,24 +387,11 @@ class ContextBuilder:
 
     def _summary_blocks(self, session_id: str, state: _SessionState, cands: _Candidates,
                         summarizer: Backend | None, tag: str, stats: dict[str, Any]) -> list[str]:
-        remaining = cands.remaining
-        mid = len(remaining) // 2
-        tiers = (("far", remaining[:mid], cands.dropped), ("near", remaining[mid:], 0))
         summarizer_id = summarizer.identity if summarizer is not None else "none"
         blocks: list[str] = []
-        for tier, records, dropped in tiers:
-            if not records and not dropped:
-                continue
+        for tier, records, dropped, key in self._tiers(state, cands, summarizer_id):
             text = ""
             if records:
-                digests = []
-                for record in records:
-                    digest = state.digests.get(record.id)
-                    if digest is None:
-                        digest = state.digests[record.id] = record_digest(record)
-                    digests.append(digest)
-                key = content_key(digests, summarizer_id, cands.fingerprints, cands.anchor_indices,
-                                  tier)
                 text = self._cached_summary(session_id, state, key)
                 if text:
                     stats["summary_cache_hits"] += 1
@@ -410,6 +417,31 @@ class ContextBuilder:
                 lines.append(f"[{dropped} dead-topic turns suppressed]")
             blocks.append("\n".join(lines))
         return blocks
+
+    def _tiers(self, state: _SessionState, cands: _Candidates,
+               summarizer_id: str) -> list[tuple[str, list[Any], int, str]]:
+        """(tier, records, dropped, key) for the far and near tiers; cached per candidate set."""
+        memo = (id(cands), summarizer_id)
+        if state.tiers_key == memo:
+            return state.tiers
+        remaining = cands.remaining
+        mid = len(remaining) // 2
+        out = []
+        for tier, records, dropped in (("far", remaining[:mid], cands.dropped),
+                                       ("near", remaining[mid:], 0)):
+            if not records and not dropped:
+                continue
+            digests = []
+            for record in records:
+                digest = state.digests.get(record.id)
+                if digest is None:
+                    digest = state.digests[record.id] = record_digest(record)
+                digests.append(digest)
+            key = content_key(digests, summarizer_id, cands.fingerprints, cands.anchor_indices,
+                              tier) if records else ""
+            out.append((tier, records, dropped, key))
+        state.tiers_key, state.tiers = memo, out
+        return out
 
     def _cached_summary(self, session_id: str, state: _SessionState, key: str) -> str:
         text = state.summaries.get(key)

@@ -268,13 +268,15 @@ class Store:
             ).fetchone()
         return _record(row)
 
-    def list_records(self, session_id: str) -> list[Record]:
+    def list_records(self, session_id: str, *, after_seq: int = 0) -> list[Record]:
+        """Oldest first; ``after_seq`` returns only newer records (incremental readers)."""
         with self._db.read() as conn:
             return [
                 _record(r)
                 for r in conn.execute(
-                    f"SELECT {_RECORD_COLUMNS} FROM records WHERE session_id = ? ORDER BY seq",
-                    (session_id,),
+                    f"SELECT {_RECORD_COLUMNS} FROM records WHERE session_id = ? AND seq > ? "
+                    "ORDER BY seq",
+                    (session_id, after_seq),
                 )
             ]
 
