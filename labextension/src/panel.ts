@@ -42,7 +42,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
 /** Metadata key in the notebook that keeps the session's stable key across renames. */
 export const METADATA_KEY = 'shell_agent_lab';
 export const LOAD_EXTENSION_CODE = '%load_ext shell_agent_lab';
-const HELLO_TIMEOUT_MS = 15_000;
+const UNREACHABLE = /unreachable|could not reach|connection|refused|did not answer|timed? ?out|name resolution/i;
 
 export class SidePanel extends Widget implements TabHost {
   constructor(private readonly tracker: INotebookTracker) {
@@ -66,6 +66,7 @@ export class SidePanel extends Widget implements TabHost {
     this._agentBadge = h('span', { class: 'sal-badge sal-agent-state', id: 'sal-agent-state', 'data-agent-state': '' });
     this._kernelBadge = h('span', { class: 'sal-badge sal-kernel', id: 'sal-kernel-status', 'data-kernel': '' });
     this._notice = h('div', { class: 'sal-notice', id: 'sal-notice', 'data-kind': '' });
+    this._backendNode = h('div', { class: 'sal-backend', id: 'sal-backend-status', 'data-state': 'ok', role: 'alert' });
     this._nav = h('nav', { class: 'sal-nav', role: 'tablist' });
     this._body = h('div', { class: 'sal-body', id: 'sal-body' });
     for (const tab of this._tabs) {
@@ -78,6 +79,7 @@ export class SidePanel extends Widget implements TabHost {
     this.node.append(
       h('header', { class: 'sal-header' }, this._sessionNode, this._agentBadge, this._kernelBadge),
       this._statusNode,
+      this._backendNode,
       this._nav,
       this._body,
       this._notice
@@ -267,8 +269,7 @@ export class SidePanel extends Widget implements TabHost {
       }
       hello = await client.request(
         'hello',
-        { protocol: PROTOCOL_VERSION, client: 'jupyterlab', notebook_path: panel.context.path, session_key: this._sessionKey(panel) },
-        HELLO_TIMEOUT_MS
+        { protocol: PROTOCOL_VERSION, client: 'jupyterlab', notebook_path: panel.context.path, session_key: this._sessionKey(panel) }
       );
     } catch (err) {
       if (stale()) {
@@ -354,8 +355,34 @@ export class SidePanel extends Widget implements TabHost {
     } else if (ev.event === 'session_renamed' && ev.session_id === this._sessionId(d)) {
       this._setSession(String(d.title), this.node.dataset.private === 'true');
     }
+    this._trackBackend(ev);
     for (const tab of this._tabs) {
       tab.onEvent(ev);
+    }
+  }
+
+  /** The model endpoint's health, from retries and turn results: say how to fix it. */
+  private _trackBackend(ev: EventMessage): void {
+    const d = ev.data as any;
+    let error: string | null = null;
+    if (ev.event === 'retry_backoff') {
+      error = String(d.error ?? '');
+    } else if (ev.event === 'turn_finished') {
+      error = d.error ? String(d.error) : '';
+    } else {
+      return;
+    }
+    if (error && UNREACHABLE.test(error)) {
+      this._backendNode.dataset.state = 'unreachable';
+      setChildren(
+        this._backendNode,
+        h('strong', {}, 'The model endpoint is unreachable. '),
+        h('span', { class: 'sal-backend-error' }, error),
+        h('div', {}, 'Start the model server (or check the network and API key), or pick another profile in the Settings tab or with %agent /profile. Stop cancels the waiting turn.')
+      );
+    } else if (ev.event === 'turn_finished' && !error) {
+      this._backendNode.dataset.state = 'ok';
+      setChildren(this._backendNode);
     }
   }
 
@@ -387,6 +414,10 @@ export class SidePanel extends Widget implements TabHost {
     }
     setChildren(this._statusNode, message ? h('span', { class: 'sal-status-text' }, message) : null, ...actions);
     const ready = state === 'ready';
+    if (!ready) {
+      this._backendNode.dataset.state = 'ok';
+      setChildren(this._backendNode);
+    }
     this._nav.hidden = !ready;
     this._body.hidden = !ready;
     if (!ready && state !== 'connecting') {
@@ -413,6 +444,7 @@ export class SidePanel extends Widget implements TabHost {
   private _agentBadge: HTMLElement;
   private _kernelBadge: HTMLElement;
   private _notice: HTMLElement;
+  private _backendNode: HTMLElement;
   private _nav: HTMLElement;
   private _body: HTMLElement;
 }

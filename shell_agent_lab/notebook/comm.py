@@ -17,10 +17,12 @@ import base64
 import binascii
 import json
 import logging
+import tempfile
 import threading
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from .._version import __version__
@@ -579,22 +581,34 @@ def _settings_set(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _bundle_export(agent: Any, store: Any, session: Any) -> tuple[bytes, str]:
-    from .. import bundle
+    """One ``.shellagent`` file for ``session`` (the open one is exported with its engine closed)."""
+    from ..bundle import export_active_session, export_session
 
-    export = getattr(bundle, "export_session", None)
-    if export is None:
-        raise RequestError("unsupported", "session export is not available in this version")
-    data = export(store, session.id)
-    return data, bundle.default_filename(session)
+    with tempfile.TemporaryDirectory(prefix="sal-export-") as tmp:
+        if session.id == agent.session.id:
+            agent.wait_idle()
+            engine = agent.engine()
+            result = export_active_session(
+                store, session.id, Path(tmp),
+                close_engine=engine.close if engine is not None else (lambda: None),
+                reopen_engine=lambda: agent.open_session(session.id))
+        else:
+            result = export_session(store, session.id, Path(tmp))
+        path = Path(result.path)
+        return path.read_bytes(), path.name
 
 
 def _bundle_import(agent: Any, store: Any, data: bytes, filename: str) -> Any:
-    from .. import bundle
+    """Add the bundle as a new session (all or nothing; the bundle is checked before any write)."""
+    from ..bundle import import_session
 
-    importer = getattr(bundle, "import_session", None)
-    if importer is None:
-        raise RequestError("unsupported", "session import is not available in this version")
-    return importer(store, data)
+    name = Path(filename.replace("\\", "/")).name or "session"
+    if not name.endswith(".shellagent"):
+        name += ".shellagent"
+    with tempfile.TemporaryDirectory(prefix="sal-import-") as tmp:
+        path = Path(tmp) / name
+        path.write_bytes(data)
+        return import_session(store, path).session
 
 
 def _settings_of(agent: Any) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The comm against the real agent and the notebook runtime (scripted model, real store and DuckDB)."""
 from __future__ import annotations
 
+import base64
 import threading
 from types import SimpleNamespace
 
@@ -135,3 +136,32 @@ def test_settings_round_trip_on_the_real_configuration(wired):
     assert after["auto_extraction"] is True
     bad = wired.comm.request("settings_set", {"profile": "nope"})
     assert bad["ok"] is False and "unknown profile" in bad["error"]["message"]
+
+
+def test_export_then_import_a_session_through_the_comm(wired):
+    wired.backend.enqueue(reply("Noted."))
+    hello = wired.comm.request("hello", {"protocol": 1, "session_key": "exp"})["result"]
+    wired.comm.request("send", {"message": "remember the north region"})
+    wired.comm.wait_event("turn_finished")
+    wired.runtime.agent.wait_idle(10)
+    wired.comm.request("findings_add", {"content": "North leads every week", "tags": ["info"]})
+    exported = wired.comm.request("sessions_export", {"session_id": hello["session"]["id"]})["result"]
+    assert exported["filename"].endswith(".shellagent") and exported["size"] > 0
+    # the open session keeps working after its engine was closed for the copy
+    assert wired.comm.request("data_list")["ok"]
+    imported = wired.comm.request("sessions_import", {"filename": "../../evil/" + exported["filename"],
+                                                      "data_base64": exported["data_base64"]})["result"]["session"]
+    assert imported["id"] != hello["session"]["id"] and imported["current"] is False
+    assert [f.content for f in wired.store.findings.list(imported["id"])] == ["North leads every week"]
+    assert [r.content for r in wired.store.list_records(imported["id"])][:1] == ["remember the north region"]
+    listed = {s["id"] for s in wired.comm.request("sessions_list")["result"]["sessions"]}
+    assert {hello["session"]["id"], imported["id"]} <= listed
+
+
+def test_importing_garbage_is_refused_and_changes_nothing(wired):
+    wired.comm.request("hello", {"protocol": 1})
+    before = len(wired.store.list_sessions())
+    r = wired.comm.request("sessions_import", {"filename": "x.shellagent",
+                                               "data_base64": base64.b64encode(b"not a zip").decode()})
+    assert r["ok"] is False and r["error"]["code"] == "bad_request"
+    assert len(wired.store.list_sessions()) == before

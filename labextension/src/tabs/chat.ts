@@ -114,7 +114,7 @@ export class ChatTab implements Tab {
           turn.text.textContent = d.text;
         }
         if (d.error) {
-          turn.node.append(h('div', { class: 'sal-msg-error', 'data-role': 'error' }, this._explainError(String(d.error))));
+          turn.node.append(h('div', { class: 'sal-msg-error', 'data-role': 'error' }, String(d.error)));
         }
         this._turns.delete(d.turn_id);
         break;
@@ -286,13 +286,6 @@ export class ChatTab implements Tab {
       )
     );
     this._approvals.append(card);
-  }
-
-  private _explainError(error: string): string {
-    if (/connect|unreachable|refused|timed? ?out|resolve/i.test(error)) {
-      return `${error} — the model endpoint is unreachable: check the profile in the Settings tab (or %agent /model) and that the server is running.`;
-    }
-    return error;
   }
 
   private _scroll(): void {
