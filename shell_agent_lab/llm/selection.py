@@ -6,7 +6,7 @@ probe and an "is the embedded model installed" check); :func:`build_backend` tur
 
 With no profile chosen the order is: ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` → OpenAI
 (-compatible); ``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` → Gemini (Vertex AI when
-``GOOGLE_GENAI_USE_VERTEXAI`` is set with ``GOOGLE_CLOUD_PROJECT``); a server answering on
+``GOOGLE_GENAI_USE_VERTEXAI`` is true; the project comes from ``GOOGLE_CLOUD_PROJECT``); a server answering on
 LM Studio's 127.0.0.1:1234 or Ollama's 127.0.0.1:11434; the embedded model when the
 ``local`` extra is installed; otherwise a :class:`ConfigurationError` saying how to set one up.
 
@@ -95,8 +95,8 @@ def _auto_profile(env: Mapping[str, str], probe: Probe, local_available: Callabl
     if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
         return Profile("auto", "openai", model=env.get("OPENAI_MODEL", ""),
                        endpoint=env.get("OPENAI_BASE_URL", ""))
-    if _env_truthy(env.get("GOOGLE_GENAI_USE_VERTEXAI")) and env.get("GOOGLE_CLOUD_PROJECT"):
-        return Profile("auto", "vertex", options={"project": env["GOOGLE_CLOUD_PROJECT"],
+    if _env_truthy(env.get("GOOGLE_GENAI_USE_VERTEXAI")):
+        return Profile("auto", "vertex", options={"project": env.get("GOOGLE_CLOUD_PROJECT") or None,
                                                   "location": env.get("GOOGLE_CLOUD_LOCATION") or None})
     if env.get("GEMINI_API_KEY") or env.get("GOOGLE_API_KEY"):
         return Profile("auto", "gemini")

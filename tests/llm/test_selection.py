@@ -33,6 +33,8 @@ def test_auto_order_env_keys_first():
     assert isinstance(backend, GeminiBackend) and backend.context_tokens == 524288
     vertex = resolve_profile(None, env={"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "p"}, **NOTHING)
     assert vertex.backend == "vertex" and vertex.options["project"] == "p"
+    with pytest.raises(ConfigurationError, match="GOOGLE_CLOUD_PROJECT"):
+        select_backend(None, env={"GOOGLE_GENAI_USE_VERTEXAI": "1", "GEMINI_API_KEY": "g"}, **NOTHING)
 
 
 def test_auto_order_probes_lm_studio_then_ollama_then_embedded():
