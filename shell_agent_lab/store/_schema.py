@@ -166,6 +166,23 @@ def m002_memory_suggestions(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE memory ADD COLUMN suggested INTEGER NOT NULL DEFAULT 0")
 
 
+@migration
+def m003_memory_signatures(db: sqlite3.Connection) -> None:
+    """Cache each fact's similarity tokens and protected-token signature, so near-duplicate
+    lookup never re-tokenises stored facts."""
+    from .similarity import signature
+
+    db.execute("ALTER TABLE memory ADD COLUMN sim_tokens TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE memory ADD COLUMN signature TEXT NOT NULL DEFAULT ''")
+    rows = db.execute("SELECT id, fact FROM memory").fetchall()
+    for entry_id, fact in rows:
+        sig = signature(fact)
+        db.execute(
+            "UPDATE memory SET sim_tokens = ?, signature = ? WHERE id = ?",
+            (" ".join(sorted(sig.tokens)), sig.dumps(), entry_id),
+        )
+
+
 def migrate(db: sqlite3.Connection) -> int:
     """Bring ``db`` up to the newest schema inside one ``BEGIN IMMEDIATE`` transaction.
 

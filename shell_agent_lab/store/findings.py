@@ -72,11 +72,10 @@ class Findings:
         for old, old_norm in existing:
             if old == content:
                 return True
-            if not similarity.protected_agree(content, old):
-                continue
-            if old_norm == norm:
-                return True
-            if similarity.jaccard(tokens, similarity.similarity_tokens(old)) >= similarity.CONSOLIDATION_THRESHOLD:
+            close = old_norm == norm or similarity.jaccard(
+                tokens, similarity.similarity_tokens(old)
+            ) >= similarity.CONSOLIDATION_THRESHOLD
+            if close and similarity.protected_agree(content, old):
                 return True
         return False
 

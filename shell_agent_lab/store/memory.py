@@ -114,17 +114,20 @@ class _MemoryCore:
         ).fetchone()
         if row:
             return _entry(row)
-        for row in conn.execute(
-            f"SELECT {_COLUMNS} FROM memory WHERE scope = ? AND norm = ? AND superseded_by IS NULL "
-            "ORDER BY id",
+        sig = similarity.signature(fact)
+        for entry_id, tokens, stored in conn.execute(
+            "SELECT id, sim_tokens, signature FROM memory WHERE scope = ? AND norm = ? "
+            "AND superseded_by IS NULL ORDER BY id",
             (scope, similarity.normalize(fact)),
-        ):
-            if similarity.protected_agree(fact, row[3]):
-                return _entry(row)
-        return self._fuzzy_match(conn, scope, fact)
+        ).fetchall():
+            if similarity.signatures_agree(sig, similarity.Signature.loads(tokens, stored)):
+                return self.get(conn, scope, entry_id)
+        return self._fuzzy_match(conn, scope, sig)
 
-    def _fuzzy_match(self, conn: sqlite3.Connection, scope: str, fact: str) -> MemoryEntry | None:
-        tokens = similarity.similarity_tokens(fact)
+    def _fuzzy_match(
+        self, conn: sqlite3.Connection, scope: str, sig: similarity.Signature
+    ) -> MemoryEntry | None:
+        tokens = sig.tokens
         if not tokens:
             return None
         threshold = similarity.CONSOLIDATION_THRESHOLD
@@ -146,29 +149,38 @@ class _MemoryCore:
             return None
         low, high = len(tokens) * threshold, len(tokens) / threshold
         rows = conn.execute(
-            f"SELECT {', '.join('m.' + c.strip() for c in _COLUMNS.split(','))} FROM memory m "
-            f"WHERE m.id IN (SELECT entry_id FROM memory_tokens WHERE scope = ? AND token IN "
-            f"({','.join('?' * len(probe))})) AND m.superseded_by IS NULL "
-            "AND m.token_count BETWEEN ? AND ? ORDER BY m.id",
+            "SELECT id, sim_tokens FROM memory WHERE id IN (SELECT entry_id FROM memory_tokens "
+            f"WHERE scope = ? AND token IN ({','.join('?' * len(probe))})) "
+            "AND superseded_by IS NULL AND token_count BETWEEN ? AND ?",
             (scope, *probe, math.floor(low), math.ceil(high)),
         ).fetchall()
-        best: tuple[float, sqlite3.Row] | None = None
-        for row in rows:
-            score = similarity.jaccard(tokens, similarity.similarity_tokens(row[3]))
-            if score < threshold or (best is not None and score <= best[0]):
-                continue
-            if similarity.protected_agree(fact, row[3]):
-                best = (score, row)
-        return _entry(best[1]) if best else None
+        scored = []
+        for entry_id, other in rows:
+            other_tokens = other.split()
+            shared = sum(1 for t in other_tokens if t in tokens)
+            score = shared / (len(tokens) + len(other_tokens) - shared) if shared else 0.0
+            if score >= threshold:
+                scored.append((-score, entry_id))
+        for _, entry_id in sorted(scored):  # best score first, ties to the oldest
+            tokens_text, stored = conn.execute(
+                "SELECT sim_tokens, signature FROM memory WHERE id = ?", (entry_id,)
+            ).fetchone()
+            if similarity.signatures_agree(sig, similarity.Signature.loads(tokens_text, stored)):
+                return self.get(conn, scope, entry_id)
+        return None
 
     def _index(self, conn: sqlite3.Connection, scope: str, entry_id: int, fact: str) -> int:
-        tokens = sorted(similarity.similarity_tokens(fact))
+        sig = similarity.signature(fact)
+        tokens = sorted(sig.tokens)
         conn.execute("DELETE FROM memory_tokens WHERE entry_id = ?", (entry_id,))
         conn.executemany(
             "INSERT OR IGNORE INTO memory_tokens (entry_id, scope, token) VALUES (?, ?, ?)",
             [(entry_id, scope, t) for t in tokens],
         )
-        conn.execute("UPDATE memory SET token_count = ? WHERE id = ?", (len(tokens), entry_id))
+        conn.execute(
+            "UPDATE memory SET token_count = ?, sim_tokens = ?, signature = ? WHERE id = ?",
+            (len(tokens), " ".join(tokens), sig.dumps(), entry_id),
+        )
         return len(tokens)
 
     def _touch(self, conn: sqlite3.Connection, entry: MemoryEntry, turn: int) -> MemoryEntry:
@@ -370,12 +382,15 @@ class _MemoryCore:
             return 0
         with self._db.write() as conn:
             rows = conn.execute(
-                f"SELECT {_COLUMNS} FROM memory WHERE scope = ? AND superseded_by IS NULL", (scope,)
+                "SELECT id, sim_tokens, signature FROM memory WHERE scope = ? "
+                "AND superseded_by IS NULL",
+                (scope,),
             ).fetchall()
             touched = 0
-            for row in rows:
-                if similarity.jaccard(words, similarity.token_set(row[3])) >= threshold:
-                    self._touch(conn, _entry(row), turn)
+            for entry_id, tokens, stored in rows:
+                stored_words = similarity.Signature.loads(tokens, stored).words
+                if similarity.jaccard(words, stored_words) >= threshold:
+                    self._touch(conn, self.get(conn, scope, entry_id), turn)  # type: ignore[arg-type]
                     touched += 1
             return touched
 

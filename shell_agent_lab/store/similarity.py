@@ -13,6 +13,7 @@ it instead of merging with it: see :func:`supersedes`.
 """
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -29,6 +30,9 @@ __all__ = [
     "Protected",
     "protected_agree",
     "is_duplicate",
+    "Signature",
+    "signature",
+    "signatures_agree",
     "reversed_object",
     "supersedes",
 ]
@@ -120,7 +124,7 @@ def similarity_tokens(text: str) -> frozenset[str]:
     only of stop words can still be recognised as the same.
     """
     out: set[str] = set()
-    raw = token_set(text)
+    raw = token_set(_THOUSANDS.sub("", text))
     for tok in raw:
         if any(_is_cjk(ch) for ch in tok):
             if len(tok) <= 3:
@@ -132,6 +136,7 @@ def similarity_tokens(text: str) -> frozenset[str]:
     return frozenset(out) if out else raw
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _NON_ALNUM = re.compile(r"[^\w]+|_+")
 
 
@@ -205,29 +210,58 @@ def protected_tokens(text: str) -> Protected:
         lower = word.lower()
         if lower in _STOPWORDS or lower in _NEGATIONS or lower in _STATISTICS:
             continue
-        if len(word) >= 2 and word.isupper():
-            names.add(lower)
-        elif word[0].isupper() and not sentence_start:
-            names.add(lower)
+        if (len(word) >= 2 and word.isupper()) or (word[0].isupper() and not sentence_start):
+            names.update(token_set(lower))
     return Protected(numbers, negated, stats, frozenset(identifiers), frozenset(names))
 
 
-def protected_agree(a: str, b: str) -> bool:
-    """True when nothing protected differs between ``a`` and ``b``."""
-    pa, pb = protected_tokens(a), protected_tokens(b)
+def _agree(pa: Protected, words_a: frozenset[str], pb: Protected, words_b: frozenset[str]) -> bool:
     if pa.numbers != pb.numbers or pa.negated != pb.negated:
         return False
     if pa.statistics != pb.statistics or pa.identifiers != pb.identifiers:
         return False
-    words_a, words_b = token_set(a), token_set(b)
     # a name written capitalised in one text must at least occur in the other
-    for name in pa.names:
-        if not set(token_set(name)) <= words_b:
-            return False
-    for name in pb.names:
-        if not set(token_set(name)) <= words_a:
-            return False
-    return True
+    return pa.names <= words_b and pb.names <= words_a
+
+
+def protected_agree(a: str, b: str) -> bool:
+    """True when nothing protected differs between ``a`` and ``b``."""
+    return _agree(protected_tokens(a), token_set(a), protected_tokens(b), token_set(b))
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Everything a merge decision needs about one text, cheap to store and reload."""
+
+    tokens: frozenset[str]
+    words: frozenset[str]
+    protected: Protected
+
+    def dumps(self) -> str:
+        p = self.protected
+        return json.dumps(
+            [sorted(self.words), sorted(p.numbers), p.negated, sorted(p.statistics),
+             sorted(p.identifiers), sorted(p.names)],
+            ensure_ascii=False, separators=(",", ":"),
+        )
+
+    @classmethod
+    def loads(cls, tokens: str, text: str) -> "Signature":
+        words, numbers, negated, stats, identifiers, names = json.loads(text)
+        return cls(
+            frozenset(tokens.split()), frozenset(words),
+            Protected(frozenset(numbers), bool(negated), frozenset(stats), frozenset(identifiers),
+                      frozenset(names)),
+        )
+
+
+def signature(text: str) -> Signature:
+    return Signature(similarity_tokens(text), token_set(text), protected_tokens(text))
+
+
+def signatures_agree(a: Signature, b: Signature) -> bool:
+    """:func:`protected_agree` on precomputed signatures."""
+    return _agree(a.protected, a.words, b.protected, b.words)
 
 
 def is_duplicate(new: str, old: str, threshold: float = CONSOLIDATION_THRESHOLD) -> bool:
