@@ -23,17 +23,30 @@ import dataclasses
 import enum
 import inspect
 import re
+import threading
 import types
 import typing
+import weakref
 from typing import Any, Callable, Literal
 
 from ._convert import to_text
 from .registry import Category, ToolContext, ToolDescriptor, ToolError, ToolRegistry, ToolResult
 
-__all__ = ["tool", "USER_TOOLS", "describe_function", "schema_for_annotation"]
+__all__ = ["tool", "USER_TOOLS", "describe_function", "schema_for_annotation", "attach_user_tools"]
 
 #: tools registered with ``@tool`` in this process (one kernel)
 USER_TOOLS = ToolRegistry()
+_mirrors: "weakref.WeakSet[ToolRegistry]" = weakref.WeakSet()
+_mirror_lock = threading.Lock()
+
+
+def attach_user_tools(registry: ToolRegistry) -> None:
+    """Offer every ``@tool`` function — those defined so far and those defined later — in ``registry``."""
+    with _mirror_lock:
+        _mirrors.add(registry)
+        current = USER_TOOLS.all()
+    for descriptor in current:
+        registry.register(descriptor)
 
 _NONE = type(None)
 _SEQUENCE_ORIGINS = (list, tuple, set, frozenset, cabc.Sequence, cabc.Iterable, cabc.Set)
@@ -245,6 +258,11 @@ def tool(fn: Callable[..., Any] | None = None, *, name: str | None = None, descr
             source="python",
         )
         target.register(descriptor)
+        if target is USER_TOOLS:
+            with _mirror_lock:
+                mirrors = list(_mirrors)
+            for mirror in mirrors:
+                mirror.register(descriptor)
         func.__shell_agent_tool__ = descriptor  # type: ignore[attr-defined]
         return func
 

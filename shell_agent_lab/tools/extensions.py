@@ -1,0 +1,164 @@
+"""The user's own tools, wired into an agent's registry behind the same approval gate.
+
+* ``@shell_agent_lab.tool`` functions (this kernel), mirrored as they are defined;
+* executable scripts in the tools directory (``ShellAgent.tools_dir``, default
+  ``<data dir>/tools``), reloaded by ``/tools reload``;
+* stdio MCP servers from ``ShellAgent.mcp_servers`` and the active profile's
+  ``mcp_servers``, started once and restartable with ``/mcp restart NAME``;
+* ``run_python``, which runs approved code in the notebook's namespace.
+
+Slash commands ``/tools`` and ``/mcp`` are registered here, so every front door has them.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from .mcp_tools import MCPError, MCPServer, MCPServerConfig
+from .python_tools import attach_user_tools
+from .registry import ToolRegistry
+from .run_python import run_python_tool
+from .script_tools import load_script_tools
+
+__all__ = ["Extensions", "install_extensions", "mcp_configs"]
+
+log = logging.getLogger(__name__)
+
+
+def mcp_configs(settings: Any, profile: dict[str, Any] | None = None) -> list[MCPServerConfig]:
+    """Server configs from the settings' ``mcp_servers`` merged with the profile's (profile wins)."""
+    raw: dict[str, Any] = dict(getattr(settings, "mcp_servers", None) or {})
+    raw.update((profile or {}).get("mcp_servers") or {})
+    configs = []
+    for name, body in sorted(raw.items()):
+        if not isinstance(body, dict) or not body.get("command"):
+            raise ValueError(f"MCP server {name!r} needs at least a 'command', e.g. "
+                             '{"command": "python", "args": ["server.py"]}')
+        configs.append(MCPServerConfig(
+            name=name, command=str(body["command"]), args=[str(a) for a in body.get("args", [])],
+            env={str(k): str(v) for k, v in (body.get("env") or {}).items()}, cwd=body.get("cwd"),
+            timeout=float(body.get("timeout", 30)), enabled=bool(body.get("enabled", True))))
+    return configs
+
+
+class Extensions:
+    """Keeps the script tools and MCP servers of one registry current."""
+
+    def __init__(self, registry: ToolRegistry, *, tools_dir: Path | None,
+                 servers: list[MCPServerConfig] = ()) -> None:
+        self.registry = registry
+        self.tools_dir = tools_dir
+        self._lock = threading.Lock()
+        self._script_names: set[str] = set()
+        self.servers: dict[str, MCPServer] = {c.name: MCPServer(c) for c in servers if c.enabled}
+        self.errors: dict[str, str] = {}
+
+    def reload_scripts(self) -> list[str]:
+        with self._lock:
+            for name in self._script_names:
+                self.registry.unregister(name)
+            descriptors = load_script_tools(self.tools_dir) if self.tools_dir else []
+            for d in descriptors:
+                self.registry.register(d)
+            self._script_names = {d.name for d in descriptors}
+            return sorted(self._script_names)
+
+    def start_servers(self) -> None:
+        for name in sorted(self.servers):
+            self._start(name)
+
+    def _start(self, name: str) -> None:
+        server = self.servers[name]
+        for d in server.descriptors():
+            self.registry.unregister(d.name)
+        try:
+            server.restart() if server.tools else server.start()
+        except MCPError as exc:
+            self.errors[name] = str(exc)
+            log.warning("%s", exc)
+            return
+        self.errors.pop(name, None)
+        for d in server.descriptors():
+            self.registry.register(d)
+
+    def restart(self, name: str) -> str:
+        if name not in self.servers:
+            known = ", ".join(sorted(self.servers)) or "none configured"
+            raise KeyError(f"no MCP server named {name!r} (configured: {known})")
+        self._start(name)
+        return self.errors.get(name) or f"MCP server {name} restarted with {len(self.servers[name].tools)} tool(s)"
+
+    def status(self) -> list[dict[str, Any]]:
+        return [{"name": n, "alive": s.alive, "tools": [t.name for t in s.tools], "error": self.errors.get(n)}
+                for n, s in sorted(self.servers.items())]
+
+    def close(self) -> None:
+        for server in self.servers.values():
+            server.stop()
+
+
+def install_extensions(registry: ToolRegistry, settings: Any, *, data_dir: Path | None,
+                       profile: dict[str, Any] | None = None, start_servers: bool = True) -> Extensions:
+    """Register user tools, script tools, MCP servers and run_python into ``registry``."""
+    attach_user_tools(registry)
+    registry.register(run_python_tool())
+    configured = getattr(settings, "tools_dir", None)
+    tools_dir = Path(configured).expanduser() if configured else (Path(data_dir) / "tools" if data_dir else None)
+    ext = Extensions(registry, tools_dir=tools_dir, servers=mcp_configs(settings, profile))
+    ext.reload_scripts()
+    if start_servers:
+        ext.start_servers()
+    _register_commands()
+    return ext
+
+
+_commands_registered = False
+
+
+def _register_commands() -> None:
+    global _commands_registered
+    if _commands_registered:
+        return
+    from ..agent.commands import CommandResult, register_command
+
+    def tools_command(agent: Any, words: list[str]) -> CommandResult:
+        ext: Extensions | None = getattr(agent, "extensions", None)
+        if words[:1] == ["reload"]:
+            if ext is None:
+                return CommandResult("tools", error="script tools are not set up in this kernel")
+            names = ext.reload_scripts()
+            return CommandResult("tools", text=f"Reloaded {len(names)} script tool(s): {', '.join(names) or 'none'}",
+                                 kind="tools")
+        rows = []
+        for d in agent.registry.all():
+            rows.append({"name": d.name, "category": d.category, "source": d.source,
+                         "approval": agent.requires_approval(d) if hasattr(agent, "requires_approval")
+                         else d.approval_default, "description": d.description.splitlines()[0][:80]})
+        lines = ["| tool | category | source | asks first |", "|---|---|---|---|"]
+        lines += [f"| `{r['name']}` | {r['category']} | {r['source']} | {'yes' if r['approval'] else 'no'} |"
+                  for r in rows]
+        return CommandResult("tools", text="\n".join(lines), data=rows, kind="tools")
+
+    def mcp_command(agent: Any, words: list[str]) -> CommandResult:
+        ext: Extensions | None = getattr(agent, "extensions", None)
+        if ext is None or not ext.servers:
+            return CommandResult("mcp", text="No MCP servers are configured (set `ShellAgent.mcp_servers`).",
+                                 kind="mcp", data=[])
+        if words[:1] == ["restart"] and len(words) == 2:
+            try:
+                return CommandResult("mcp", text=ext.restart(words[1]), kind="mcp", data=ext.status())
+            except KeyError as exc:
+                return CommandResult("mcp", error=str(exc.args[0]))
+        if words:
+            return CommandResult("mcp", error="usage: /mcp  or  /mcp restart NAME")
+        status = ext.status()
+        lines = [f"- **{s['name']}**: {'running' if s['alive'] else 'stopped'}, {len(s['tools'])} tool(s)"
+                 + (f" — {s['error'].splitlines()[0]}" if s["error"] else "") for s in status]
+        return CommandResult("mcp", text="\n".join(lines), data=status, kind="mcp")
+
+    register_command("tools", tools_command, "List the tools the model may call; `/tools reload` rereads scripts",
+                     "/tools [reload]")
+    register_command("mcp", mcp_command, "MCP servers and their state; `/mcp restart NAME`", "/mcp [restart NAME]")
+    _commands_registered = True
