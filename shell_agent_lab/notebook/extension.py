@@ -56,6 +56,6 @@ def unload(shell: Any) -> None:
     transform.uninstall(shell)
     commands.unregister()
     for kind in ("line", "cell"):
-        for name in ("agent", "agent_sql"):
+        for name in ("agent", "agent_async", "agent_sql"):
             shell.magics_manager.magics[kind].pop(name, None)
     reset_runtime()

@@ -7,6 +7,7 @@ once (see :mod:`.transform`). Slash commands go through the shared command table
 """
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any, Callable
 
@@ -49,15 +50,46 @@ class AgentMagics(Magics):
         Options before the message: ``--profile NAME`` (bind this session to a profile first),
         ``--no-stream`` (draw the answer once, at the end), ``--timeout SECONDS``.
         """
+        parsed = self._parse(line, cell)
+        if isinstance(parsed, A.Ask):
+            turn = self._start(parsed)
+            turn.wait()
+            return turn.result(cell is None)
+        self._command(parsed, _command_text(line, cell))
+        return None
+
+    @line_cell_magic
+    def agent_async(self, line: str, cell: str | None = None) -> Any:
+        """What top-level ``%agent`` lines become (see :mod:`.transform`): the same, awaited.
+
+        While the cell awaits, the kernel's event loop stays free to deliver widget clicks for
+        this cell (an Approval widget answered while the turn waits)."""
+        parsed = self._parse(line, cell)
+
+        async def run() -> Any:
+            if isinstance(parsed, A.Ask):
+                turn = self._start(parsed)
+                await turn.wait_async()
+                return turn.result(cell is None)
+            self._command(parsed, _command_text(line, cell))
+            return None
+        return run()
+
+    def _parse(self, line: str, cell: str | None) -> Any:
         try:
-            parsed = A.parse_cell(line, cell) if cell is not None else A.parse_line(line)
+            return A.parse_cell(line, cell) if cell is not None else A.parse_line(line)
         except A.UsageError as exc:
             raise IPythonUsageError(str(exc)) from None
-        if isinstance(parsed, A.Ask):
-            reply = self._ask(parsed)
-            return None if cell is not None else as_notebook_reply(reply)
-        self._command(parsed, line.strip() if cell is None else " ".join((line + " " + cell).split()))
-        return None
+
+    def _start(self, ask: A.Ask) -> "_Turn":
+        rt = self.runtime
+        agent = rt.agent
+        if ask.profile:
+            try:
+                agent.set_profile(ask.profile)
+            except KeyError as exc:
+                raise IPythonUsageError(str(exc.args[0] if exc.args else exc)) from None
+        return _Turn(rt, agent, ask)
 
     @line_cell_magic
     def agent_sql(self, line: str, cell: str | None = None) -> Any:
@@ -82,58 +114,6 @@ class AgentMagics(Magics):
             return engine.query(sql).to_pandas()
         except AnalysisError as exc:  # the SQL gate's and DuckDB's one-line reasons
             raise IPythonUsageError(str(exc)) from None
-
-    # -- a turn ------------------------------------------------------------------------------
-    def _ask(self, ask: A.Ask) -> Any:
-        rt = self.runtime
-        agent = rt.agent
-        if ask.profile:
-            try:
-                agent.set_profile(ask.profile)
-            except KeyError as exc:
-                raise IPythonUsageError(str(exc.args[0] if exc.args else exc)) from None
-        frontend = rt.frontend()
-        live = frontend.live and ask.stream is not False
-        view = TurnView(live=live)
-        done = threading.Event()
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                box["reply"] = agent.run(ask.message, timeout=ask.timeout)
-            except BaseException as exc:  # surfaced on the cell's thread below
-                box["error"] = exc
-            finally:
-                done.set()
-                view.wake()
-
-        unsubscribe = agent.events.subscribe(view.post, TurnView.events)
-        rt.approver.attach(view, frontend)
-        worker = threading.Thread(target=work, name="shell-agent-lab-turn", daemon=True)
-        try:
-            worker.start()
-            try:
-                view.pump(done)
-            except KeyboardInterrupt:
-                agent.abort()
-                done.wait(_ABORT_GRACE)
-                view.pump(done)
-        finally:
-            rt.approver.detach()
-            unsubscribe()
-        if "error" in box:
-            raise box["error"]
-        reply = box.get("reply")
-        if reply is None:
-            raise IPythonUsageError("the turn did not finish after /stop; the kernel may need a restart")
-        rt.last_reply = reply
-        sql_widget = None
-        if frontend.live:
-            from .widgets import SqlButton
-
-            sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
-        view.finish(reply, sql_widget=sql_widget)
-        return reply
 
     # -- slash commands ----------------------------------------------------------------------
     def _command(self, parsed: Any, text: str) -> None:
@@ -177,6 +157,76 @@ class AgentMagics(Magics):
             display(make(source))
         else:
             display(_markdown(text(source)), raw=True)
+
+
+def _command_text(line: str, cell: str | None) -> str:
+    return line.strip() if cell is None else " ".join((line + " " + cell).split())
+
+
+class _Turn:
+    """One turn: runs on a worker thread while the cell's thread draws and answers prompts."""
+
+    def __init__(self, rt: Any, agent: Any, ask: A.Ask) -> None:
+        self.rt, self.agent = rt, agent
+        self.frontend = rt.frontend()
+        self.view = TurnView(live=self.frontend.live and ask.stream is not False)
+        self.done = threading.Event()
+        self._box: dict[str, Any] = {}
+        self._unsubscribe = agent.events.subscribe(self.view.post, TurnView.events)
+        rt.approver.attach(self.view, self.frontend)
+        self._worker = threading.Thread(target=self._work, args=(ask,), name="shell-agent-lab-turn", daemon=True)
+        self._worker.start()
+
+    def _work(self, ask: A.Ask) -> None:
+        try:
+            self._box["reply"] = self.agent.run(ask.message, timeout=ask.timeout)
+        except BaseException as exc:  # surfaced on the cell's thread
+            self._box["error"] = exc
+        finally:
+            self.done.set()
+            self.view.wake()
+
+    def wait(self) -> None:
+        try:
+            try:
+                self.view.pump(self.done)
+            except KeyboardInterrupt:
+                self.agent.abort()
+                self.done.wait(_ABORT_GRACE)
+                self.view.pump(self.done)
+        finally:
+            self._detach()
+
+    async def wait_async(self) -> None:
+        try:
+            try:
+                await self.view.pump_async(self.done)
+            except (KeyboardInterrupt, asyncio.CancelledError):
+                self.agent.abort()
+                self.done.wait(_ABORT_GRACE)
+                self.view.pump(self.done)
+        finally:
+            self._detach()
+
+    def _detach(self) -> None:
+        self.rt.approver.detach()
+        self._unsubscribe()
+
+    def result(self, as_value: bool) -> Any:
+        if "error" in self._box:
+            raise self._box["error"]
+        reply = self._box.get("reply")
+        if reply is None:
+            raise IPythonUsageError("the turn did not finish after /stop; the kernel may need a restart")
+        rt = self.rt
+        rt.last_reply = reply
+        sql_widget = None
+        if self.frontend.live:
+            from .widgets import SqlButton
+
+            sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
+        self.view.finish(reply, sql_widget=sql_widget)
+        return as_notebook_reply(reply) if as_value else None
 
 
 def _render_text(magics: AgentMagics, result: Any) -> None:

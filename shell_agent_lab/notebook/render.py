@@ -187,6 +187,26 @@ class TurnView:
             self._flush_text()
         self._flush_text(force=True)
 
+    async def pump_async(self, finished: threading.Event, *, poll: float = 0.05) -> None:
+        """Like :meth:`pump`, but yields to the event loop between draws, so the kernel can
+        handle widget clicks (comm messages) for this very cell while it waits."""
+        import asyncio
+
+        while True:
+            drained = False
+            while True:
+                try:
+                    kind, item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                drained = True
+                self._handle(kind, item)
+            self._flush_text()
+            if not drained and finished.is_set():
+                break
+            await asyncio.sleep(poll)
+        self._flush_text(force=True)
+
     def _handle(self, kind: str, item: Any) -> None:
         if kind == "call":
             item()

@@ -29,9 +29,13 @@ Builder = Callable[..., Any]
 def _default_build(*, shell: Any, base: Any, approver: Any) -> Any:
     """The one integration point with the agent package."""
     from ..agent.factory import build_agent
+    from ._script import ENV_SCRIPT, load_script
     from .extension import settings_for
 
-    return build_agent(settings_for(shell), namespace=lambda: shell.user_ns, base_dir=base, approver=approver)
+    script = os.environ.get(ENV_SCRIPT)
+    backend = load_script(script) if script else None
+    return build_agent(settings_for(shell), namespace=lambda: shell.user_ns, base_dir=base, approver=approver,
+                       backend=backend)
 
 
 class Runtime:

@@ -9,14 +9,21 @@ message as a string literal, so a trailing ``?`` is just text:
     r = %agent is revenue up?    ->  r = get_ipython().run_line_magic('agent', 'is revenue up?')
 
 A bare ``%agent`` statement gets a trailing ``;`` so the reply, already rendered live in
-the cell, is not printed a second time as the cell's result. Cell magics (``%%…``) are left
-alone: IPython passes their body through verbatim.
+the cell, is not printed a second time as the cell's result.
+
+In a kernel, unindented lines (and ``%%agent`` cells) become *awaited* calls of the
+``agent_async`` twin instead: while the cell awaits, ipykernel keeps handling comm messages
+for it, so a click on the cell's Approval widget reaches the kernel while the turn waits
+(ipykernel 7 sends those clicks to the main shell, which a blocking cell would hold). Other
+cell magics are left alone.
 """
 from __future__ import annotations
 
 import re
 
 __all__ = ["rewrite_agent_lines", "install", "uninstall"]
+
+_CELL = re.compile(r"^[ \t]*%%agent(?=\s|$)(?P<line>[^\n]*)\n?(?P<body>.*)$", re.DOTALL)
 
 _LINE = re.compile(
     r"^(?P<indent>[ \t]*)"
@@ -26,11 +33,18 @@ _LINE = re.compile(
 )
 
 
-def rewrite_agent_lines(lines: list[str]) -> list[str]:
-    """Rewrite ``%agent`` lines of a cell (a list of lines with their newlines)."""
+def rewrite_agent_lines(lines: list[str], *, awaitable: bool = False) -> list[str]:
+    """Rewrite ``%agent`` lines of a cell (a list of lines with their newlines).
+
+    ``awaitable``: turn unindented lines and ``%%agent`` cells into awaited calls.
+    """
     first = next((ln for ln in lines if ln.strip()), "")
     if first.lstrip().startswith("%%"):
-        return lines
+        m = _CELL.match("".join(lines[lines.index(first):])) if awaitable else None
+        if m is None:
+            return lines
+        return [f"await get_ipython().run_cell_magic('agent_async', {m.group('line').strip()!r}, "
+                f"{m.group('body')!r})\n"]
     out: list[str] = []
     continued = False
     for line in lines:
@@ -41,7 +55,10 @@ def rewrite_agent_lines(lines: list[str]) -> list[str]:
             out.append(line)
             continue
         arg = m.group("arg").strip()
-        call = f"get_ipython().run_line_magic('agent', {arg!r})"
+        if awaitable and not m.group("indent"):
+            call = f"await get_ipython().run_line_magic('agent_async', {arg!r})"
+        else:
+            call = f"get_ipython().run_line_magic('agent', {arg!r})"
         if m.group("target"):
             new = f"{m.group('indent')}{m.group('target')} = {call}"
         else:
@@ -50,14 +67,28 @@ def rewrite_agent_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def install(shell) -> None:
-    """Register the transformer on ``shell`` (idempotent), ahead of IPython's help handling."""
-    cleanup = shell.input_transformers_cleanup
-    if rewrite_agent_lines not in cleanup:
-        cleanup.append(rewrite_agent_lines)
+class _Transformer:
+    """The shell's transformer: awaited calls when the shell can await top-level code."""
+
+    def __init__(self, shell, awaitable: bool | None = None) -> None:
+        self.shell = shell
+        self.awaitable = awaitable
+
+    def __call__(self, lines: list[str]) -> list[str]:
+        awaitable = self.awaitable
+        if awaitable is None:
+            awaitable = getattr(self.shell, "kernel", None) is not None and bool(getattr(self.shell, "autoawait", False))
+        return rewrite_agent_lines(lines, awaitable=awaitable)
+
+
+def install(shell, *, awaitable: bool | None = None) -> None:
+    """Register the transformer on ``shell`` (idempotent), ahead of IPython's help handling.
+
+    ``awaitable`` None decides per cell (awaited in a kernel with autoawait on)."""
+    uninstall(shell)
+    shell.input_transformers_cleanup.append(_Transformer(shell, awaitable))
 
 
 def uninstall(shell) -> None:
     cleanup = shell.input_transformers_cleanup
-    while rewrite_agent_lines in cleanup:
-        cleanup.remove(rewrite_agent_lines)
+    cleanup[:] = [t for t in cleanup if not isinstance(t, _Transformer)]

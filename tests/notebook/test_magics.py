@@ -152,3 +152,20 @@ def test_a_tool_call_shows_one_final_line_and_the_table(shell, backend):
     r = shell.user_ns["r"]
     assert r.sql and "GROUP BY" in r.sql[0]
     assert r.tables and list(r.tables[0]["total"]) == [4, 2]
+
+
+def test_awaited_form_runs_the_same_turn(shell, backend):
+    from shell_agent_lab.notebook import transform
+
+    transform.install(shell, awaitable=True)
+    try:
+        assert "await" in shell.transform_cell("%agent is it up?\n")
+        backend.enqueue("Up 5%.", "Cell answer.")
+        res, cap = run(shell, "r = %agent is it up?")
+        res.raise_error()
+        assert shell.user_ns["r"].text == "Up 5%."
+        res, cap = run(shell, "%%agent --no-stream\nand now?\n")
+        res.raise_error()
+        assert "Cell answer." in _texts(cap) and "and now?" in backend.requests[-1].last_user
+    finally:
+        transform.install(shell)
