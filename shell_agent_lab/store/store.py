@@ -11,6 +11,7 @@ import os
 import re
 import secrets
 import shutil
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +241,9 @@ class Store:
     # --- records ----------------------------------------------------------------------------
     def append_record(self, session_id: str, role: str, content: str, *, tool_name: str | None = None,
                       tool_call_id: str | None = None, tool_calls: list[dict[str, Any]] | None = None,
-                      status: str | None = None, meta: dict[str, Any] | None = None) -> Record:
+                      status: str | None = None, meta: dict[str, Any] | None = None,
+                      created_at: datetime | None = None) -> Record:
+        """Append one record; ``created_at`` (default now) lets an import keep original times."""
         if not isinstance(role, str) or not role:
             raise ValidationError("record role must be a non-empty string")
         if not isinstance(content, str):
@@ -251,6 +254,7 @@ class Store:
         except (TypeError, ValueError) as exc:
             raise ValidationError(f"record tool_calls/meta must be JSON-serialisable ({exc})") from exc
         now = to_db(self._clock())
+        stamp = to_db(created_at) if created_at is not None else now
         with self._db.write() as conn:
             if not conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone():
                 raise NotFoundError(f"no session {session_id!r}")
@@ -260,7 +264,7 @@ class Store:
             cur = conn.execute(
                 "INSERT INTO records (session_id, seq, role, content, tool_name, tool_call_id, "
                 "tool_calls, status, meta, created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (session_id, seq, role, content, tool_name, tool_call_id, calls, status, meta_text, now),
+                (session_id, seq, role, content, tool_name, tool_call_id, calls, status, meta_text, stamp),
             )
             conn.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (now, session_id))
             row = conn.execute(

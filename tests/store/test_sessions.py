@@ -66,8 +66,17 @@ def test_records_are_append_only_and_ordered(store, session):
     assert records[1].tool_calls[0]["name"] == "query"
     assert records[2].meta == {"rows": 3} and records[2].status == "ok"
     assert store.count_user_records(session.id) == 1
+    assert [r.seq for r in store.list_records(session.id, after_seq=1)] == [2, 3]
+    assert store.list_records(session.id, after_seq=3) == []
     with sqlite3.connect(store.db_path) as db, pytest.raises(sqlite3.DatabaseError, match="append-only"):
         db.execute("UPDATE records SET content = 'rewritten'")
+
+
+def test_record_can_keep_an_original_timestamp(store, session):
+    from datetime import datetime, timezone
+
+    when = datetime(2025, 5, 1, 12, 30, tzinfo=timezone.utc)
+    assert store.append_record(session.id, "user", "old", created_at=when).created_at == when
 
 
 def test_record_bad_input(store, session):
