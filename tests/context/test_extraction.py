@@ -226,3 +226,35 @@ def test_cjk_trigrams():
 def test_per_backend_defaults():
     assert auto_extract_default("openai") and auto_extract_default("gemini")
     assert not auto_extract_default("local") and not auto_title_default("local")
+
+
+def test_gate_needs_most_of_the_fact_in_the_users_words():
+    from shell_agent_lab.context.extraction import stated_by_user
+
+    user = "load the sales csv and summarise the sales table"
+    assert not stated_by_user("User prefers to summarise sales tables by dropping them", "", user)
+    assert stated_by_user("User wants charts drawn with plotly", "",
+                          "I always want charts drawn with plotly")
+    assert stated_by_user("User prefers plotly", "", "use plotly please")   # one keyword: needs it
+    assert not stated_by_user("User prefers plotly", "", "use matplotlib please")
+    assert not stated_by_user("User likes it", "", "anything")               # no keywords at all
+
+
+def test_the_prompts_example_line_is_never_stored(session):
+    from shell_agent_lab.context.extraction import EXAMPLE_LINE
+
+    session.add("user", "I prefer plotly over matplotlib")
+    session.add("assistant", "ok")
+    backend = ScriptedBackend([EXAMPLE_LINE])
+    result = Extractor(session.store).run(session.id, backend, private=False)
+    assert session.store.global_memory.list() == [] and result.dropped
+
+
+def test_a_gated_line_that_global_memory_already_holds_only_touches_it(session):
+    entry = session.store.global_memory.set("User prefers bar charts for weekly numbers", "preference")
+    session.add("user", "show the weekly numbers")
+    session.add("assistant", "Here they are.")
+    backend = ScriptedBackend(["preference|turn-1|User prefers bar charts for weekly numbers|"])
+    result = Extractor(session.store).run(session.id, backend, private=False)
+    assert result.touched == [entry.id] and not result.suggestions
+    assert session.store.session_memory.list(session.id) == []
