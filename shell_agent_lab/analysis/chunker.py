@@ -5,7 +5,8 @@ Rules:
 * chunks end at line boundaries and aim at ``target_tokens`` (default 2,000); none exceeds
   about 1.5× the target;
 * when a chunk must end, it snaps back to the last Markdown heading in its second half, so a
-  section starts a chunk; otherwise the next chunk repeats the last ~10% of the previous one;
+  section starts a chunk; otherwise the next chunk repeats the last ~10% of the previous one (whole lines, at
+  least one);
 * a single line longer than the target is force-broken into pieces;
 * an empty document gives no chunks; more than ``max_chunks`` raises :class:`ChunkLimitError`.
 """
@@ -105,7 +106,7 @@ def chunk_text(text: str, *, target_tokens: int = TARGET_TOKENS, overlap: float 
             continue
         back = end
         kept = 0
-        while back - 1 > start and kept + units[back - 1][2] <= overlap_tokens:
+        while back - 1 > start and kept < overlap_tokens:
             back -= 1
             kept += units[back][2]
         start = back if back > start else end

@@ -13,6 +13,7 @@ the lock, so it can stop a running query.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -37,6 +38,7 @@ Path_ = Literal["chat", "analyze"]
 _BATCH = 8_192
 _MAX_NAME = 128
 _INTERNAL = "_sal_"
+_STREAM_PREFIX = re.compile(r"^.*?reading the stream registered as '[^']*' failed: (IOError: )?")
 
 
 def quote_ident(name: str) -> str:
@@ -437,8 +439,9 @@ class AnalysisEngine:
             try:
                 self._ingest(path, kind, name, progress=progress, cancel=cancel, full_sample=False)
             except LoadError as first:
-                if kind not in ("csv", "tsv", "json", "jsonl") or "sample" not in str(first).lower() \
-                        and "convert" not in str(first).lower():
+                text = str(first).lower()
+                if kind not in ("csv", "tsv", "json", "jsonl") or not any(
+                        word in text for word in ("sample", "convert", "conversion")):
                     raise
                 if progress is not None:
                     progress("types changed late in the file; re-reading with a full-file type scan", None, None)
@@ -461,7 +464,8 @@ class AnalysisEngine:
             finally:
                 self._conn.unregister(view)
         except duckdb.Error as exc:
-            raise LoadError(f"cannot load {path.name} as {kind.upper()}: {_first_line(exc)}") from exc
+            reason = _STREAM_PREFIX.sub("", _first_line(exc))
+            raise LoadError(f"cannot load {path.name} as {kind.upper()}: {reason}") from exc
         finally:
             source.close()
 

@@ -8,6 +8,7 @@ batch by batch, so a file larger than the memory limit still loads.
 from __future__ import annotations
 
 import os
+import re
 import stat
 import threading
 from collections.abc import Callable, Iterator
@@ -111,6 +112,24 @@ def _read_sql(kind: str, *, full_sample: bool) -> str:
     raise LoadError(f"unsupported format {kind!r}")  # pragma: no cover
 
 
+_READER_FLOOR = 256 * 1024 ** 2
+
+
+def _reader_memory(limit: str) -> str:
+    """The reader's limit: the session's, but at least 256 MB for the CSV reader's buffers.
+
+    The reader only streams (nothing accumulates), so its footprint is its buffers; the
+    session database is the one that must stay inside the configured limit.
+    """
+    match = re.fullmatch(r"\s*([\d.]+)\s*([KMGT]?i?B)?\s*", limit, re.I)
+    if not match:
+        return limit
+    units = {"": 1, "B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,
+             "KIB": 1024, "MIB": 1024 ** 2, "GIB": 1024 ** 3, "TIB": 1024 ** 4}
+    size = float(match.group(1)) * units.get((match.group(2) or "").upper(), 1)
+    return limit if size >= _READER_FLOOR else f"{_READER_FLOOR // 1024 ** 2}MiB"
+
+
 class _Reader:
     """An Arrow stream over one file, read by a private DuckDB instance."""
 
@@ -120,7 +139,7 @@ class _Reader:
                                   "autoload_known_extensions": False,
                                   "python_enable_replacements": False, "threads": threads}
         if memory_limit:
-            config["memory_limit"] = memory_limit
+            config["memory_limit"] = _reader_memory(memory_limit)
         if temp_dir is not None:
             config["temp_directory"] = str(temp_dir)
         self._conn = duckdb.connect(":memory:", config=config)

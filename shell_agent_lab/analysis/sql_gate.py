@@ -209,7 +209,7 @@ class SQLGate:
                     "PIVOT t ON col IN ('a', 'b') USING sum(x).")
             if kind != "SELECT":
                 raise SQLRejectedError(
-                    f"SQL rejected: only a read-only SELECT is allowed, this is a {kind} statement.")
+                    f"SQL rejected: only a read-only SELECT is allowed (this statement is {kind}).")
             text = statement.query
             try:
                 raw = self._conn.execute("SELECT json_serialize_sql(?)", [text]).fetchall()[0][0]
