@@ -42,6 +42,27 @@ export const DEFAULT_PREFERENCES: Preferences = {
 /** Metadata key in the notebook that keeps the session's stable key across renames. */
 export const METADATA_KEY = 'shell_agent_lab';
 export const LOAD_EXTENSION_CODE = '%load_ext shell_agent_lab';
+const SUBSHELL_SETTLE_MS = 500;
+const STARTING = new Set<Kernel.Status>(['starting', 'restarting', 'autorestarting', 'unknown']);
+
+/** Resolve once the kernel left its starting states (or after two minutes). */
+function settled(kernel: Kernel.IKernelConnection): Promise<void> {
+  return new Promise(resolve => {
+    const done = () => {
+      kernel.statusChanged.disconnect(check);
+      window.clearTimeout(timer);
+      resolve();
+    };
+    const check = () => {
+      if (!STARTING.has(kernel.status)) {
+        done();
+      }
+    };
+    const timer = window.setTimeout(done, 120_000);
+    kernel.statusChanged.connect(check);
+    check();
+  });
+}
 const UNREACHABLE = /unreachable|could not reach|connection|refused|did not answer|timed? ?out|name resolution/i;
 
 export class SidePanel extends Widget implements TabHost {
@@ -202,7 +223,7 @@ export class SidePanel extends Widget implements TabHost {
     } else if (status === 'starting' || status === 'restarting' || status === 'autorestarting') {
       this._dropClient();
       this._setState('kernel-starting', 'The kernel is starting…');
-    } else if (status === 'idle') {
+    } else if (status === 'idle' && !this._connecting) {
       if (this._state === 'kernel-starting' || this._state === 'kernel-dead') {
         void this._connect();
       } else if (this._state === 'extension-missing' && previous === 'busy') {
@@ -214,13 +235,31 @@ export class SidePanel extends Widget implements TabHost {
 
   private _dropClient(): void {
     this._generation++;
-    this._client?.dispose();
+    if (this._client) {
+      this._client.dispose();
+      this._lastClose = Date.now();
+    }
     this._client = null;
   }
 
   private async _connect(quiet = false): Promise<void> {
+    this._connecting = true;
+    try {
+      await this._connectOnce(quiet);
+    } finally {
+      this._connecting = false;
+    }
+  }
+
+  private async _connectOnce(quiet: boolean): Promise<void> {
     this._dropClient();
     const generation = this._generation;
+    // JupyterLab releases a comm target's subshell asynchronously after a close: let that
+    // finish so the new comm does not inherit a subshell the kernel is deleting
+    const wait = this._lastClose + SUBSHELL_SETTLE_MS - Date.now();
+    if (wait > 0) {
+      await new Promise(resolve => window.setTimeout(resolve, wait));
+    }
     const stale = () => generation !== this._generation;
     const panel = this._panel;
     if (!panel) {
@@ -252,9 +291,21 @@ export class SidePanel extends Widget implements TabHost {
       this._setState('kernel-dead', 'The kernel died. Restart it from the Kernel menu; the panel reconnects on its own.');
       return;
     }
-    if (kernel.status === 'starting' || kernel.status === 'restarting' || kernel.status === 'unknown') {
+    if (STARTING.has(kernel.status)) {
       this._setState('kernel-starting', 'The kernel is starting…');
-      return;
+      await settled(kernel);
+      if (stale()) {
+        return;
+      }
+      const now = kernel.status as Kernel.Status;
+      if (now === 'dead') {
+        this._setState('kernel-dead', 'The kernel died. Restart it from the Kernel menu; the panel reconnects on its own.');
+        return;
+      }
+      if (STARTING.has(now)) {
+        this._setState('kernel-starting', 'The kernel is still starting…');
+        return;
+      }
     }
     if (!quiet) {
       this._setState('connecting', 'Connecting to the kernel…');
@@ -286,6 +337,7 @@ export class SidePanel extends Widget implements TabHost {
     client.closed.connect(() => {
       if (!stale()) {
         this._client = null;
+        this._lastClose = Date.now();
         this._setState('backend-unreachable', 'The kernel closed the connection. Press Retry, or restart the kernel.');
       }
     }, this);
@@ -298,6 +350,7 @@ export class SidePanel extends Widget implements TabHost {
   private _failed(err: unknown, kernel: Kernel.IKernelConnection): void {
     this._client?.dispose();
     this._client = null;
+    this._lastClose = Date.now();
     const code = err instanceof ProtocolError ? err.code : 'internal';
     if (code === 'closed') {
       this._setState('extension-missing', 'shell_agent_lab is not loaded in this kernel.');
@@ -433,6 +486,8 @@ export class SidePanel extends Widget implements TabHost {
   private _panel: NotebookPanel | null = null;
   private _client: ProtocolClient | null = null;
   private _generation = 0;
+  private _connecting = false;
+  private _lastClose = 0;
   private _state: PanelState = 'no-notebook';
   private _lastStatus: Kernel.Status = 'unknown';
   private _prefs: Preferences = { ...DEFAULT_PREFERENCES };
