@@ -14,6 +14,7 @@ Order of work:
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 import shutil
 import tempfile
@@ -84,6 +85,17 @@ def _summary_entry(item: dict[str, Any], mapping: dict[str, str]) -> Any:
     )
 
 
+def _original_time(method: Any, item: dict[str, Any]) -> dict[str, Any]:
+    """``{"created_at": <original time>}`` when the store method can keep it, else ``{}``."""
+    try:
+        accepts = "created_at" in inspect.signature(method).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        accepts = False
+    if not accepts or not item.get("created_at"):
+        return {}
+    return {"created_at": _sections.parse_time(item["created_at"], "created_at")}
+
+
 def _notebook_path(store: Any, path: str | None) -> str | None:
     """Keep the notebook binding only when no existing session already claims that notebook."""
     if not path:
@@ -110,12 +122,14 @@ def _write(store: Any, contents: Contents, staging: Path, created: dict[str, Any
             session.id, rec["role"], _refs.rewrite_text(rec["content"], mapping),
             tool_name=rec.get("tool_name"), tool_call_id=rec.get("tool_call_id"),
             tool_calls=_refs.rewrite_json(rec.get("tool_calls"), mapping),
-            status=rec.get("status"), meta=_refs.rewrite_json(rec.get("meta"), mapping))
+            status=rec.get("status"), meta=_refs.rewrite_json(rec.get("meta"), mapping),
+            **_original_time(store.append_record, rec))
     memory = 0
     for entry in sorted(contents.session_memory, key=lambda m: m["created_at"]):
         if entry.get("superseded_by") is not None:
             continue  # history of the source session; the current entry carries the fact
         extra = {"suggested": True} if entry.get("suggested") is True else {}
+        extra.update(_original_time(store.session_memory.add, entry))
         store.session_memory.add(
             session.id, _refs.rewrite_text(entry["fact"], mapping), entry["category"],
             source=entry.get("source") or "user_turn",
@@ -127,7 +141,8 @@ def _write(store: Any, contents: Contents, staging: Path, created: dict[str, Any
         added = store.findings.add(
             session.id, _refs.rewrite_text(item["content"], mapping), tags=tuple(item.get("tags", ())),
             source=item.get("source") or "llm_promoted",
-            tool_originated=bool(item.get("tool_originated", False)))
+            tool_originated=bool(item.get("tool_originated", False)),
+            **_original_time(store.findings.add, item))
         findings += added is not None
     for item in contents.summaries:
         store.put_summary(session.id, _summary_entry(item, mapping))

@@ -58,6 +58,7 @@ def test_round_trip_into_a_fresh_data_dir(store, fresh_store, tmp_path):
     assert [(r.role, r.tool_name, r.tool_call_id, r.status) for r in new_recs] == [
         (r.role, r.tool_name, r.tool_call_id, r.status) for r in old_recs]
     assert [r.content for r in new_recs] == [_rewrite(r.content, mapping) for r in old_recs]
+    assert [r.created_at for r in new_recs] == [r.created_at for r in old_recs]  # original times
     assert new_recs[1].tool_calls == old_recs[1].tool_calls
     last = new_recs[3]
     assert f"object:{mapping[src.report_id]}" in last.content
@@ -178,3 +179,27 @@ def test_export_active_session_closes_then_reopens(store, tmp_path):
         export_active_session(store, "sess-0-000000", tmp_path, close_engine=lambda: calls.append("close"),
                               reopen_engine=lambda: calls.append("reopen"))
     assert calls == ["close", "reopen"]
+
+
+def test_export_refuses_a_database_another_process_holds(store, tmp_path):
+    """Another kernel (process) has the session's database open: a clear error, no file."""
+    import subprocess
+    import sys
+    import time
+
+    src = populate(store)
+    db = store.session_dir(src.session_id) / "analysis.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('ready', flush=True); "
+         "time.sleep(60)", str(db)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        out = tmp_path / "exports"
+        out.mkdir()
+        with pytest.raises(BundleExportError, match="open in another kernel"):
+            export_session(store, src.session_id, out)
+        assert list(out.iterdir()) == []
+    finally:
+        holder.kill()
+        holder.wait()
