@@ -61,6 +61,23 @@ class Budget:
     #: and the requests in between extend each other; 0 moves it with every record
     window_step: float = 0.5
 
+    def __post_init__(self) -> None:
+        for name in ("max_context_tokens", "output_reserve", "max_tool_result_tokens"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"Budget.{name} must be a whole number ≥ 0, got {value!r}")
+        for name in ("far_share", "near_share", "window_step"):
+            value = getattr(self, name)
+            if not 0 <= value < 1:
+                raise ValueError(f"Budget.{name} must be between 0 and 1 (exclusive), got {value!r}")
+        if self.far_share + self.near_share >= 1:
+            raise ValueError("Budget.far_share + near_share must stay below 1 so the raw window "
+                             f"keeps some room, got {self.far_share + self.near_share:g}")
+        for name in ("anchor_threshold", "dead_topic_threshold"):
+            value = getattr(self, name)
+            if not 0 < value <= 1:
+                raise ValueError(f"Budget.{name} must be in (0, 1], got {value!r}")
+
     def raw_budget(self, system_tokens: int) -> int | None:
         """Tokens left for the raw window, or ``None`` when unlimited."""
         if self.max_context_tokens <= 0:

@@ -206,3 +206,121 @@ def test_notes_are_appended_last_and_not_persisted(session):
     assert built.messages[-1].role == "system" and built.messages[-1].content == "System note: be brief."
     again = builder.build(session.id, budget=Budget(), summarizer=None)
     assert all("be brief" not in m.content for m in again.messages)
+
+
+def test_assembly_order_system_summaries_anchors_window(session, summarizer):
+    session.store.global_memory.set("chose DuckDB over SQLite for sales analysis", "decision")
+    session.add("user", "we chose DuckDB over SQLite for the sales analysis")
+    session.conversation(40)
+    session.add("user", "latest question")
+    built = ContextBuilder(session.store).build(
+        session.id, budget=Budget(max_context_tokens=3000, anchor_threshold=0.3),
+        summarizer=summarizer)
+    kinds = []
+    for m in built.messages:
+        if m.role == "system" and m is built.messages[0]:
+            kinds.append("system")
+        elif m.role == "system":
+            kinds.append("summaries")
+        elif "chose DuckDB" in m.content:
+            kinds.append("anchor")
+        else:
+            kinds.append("raw")
+    assert kinds[:4] == ["system", "summaries", "anchor", "raw"]
+    assert set(kinds[4:]) == {"raw"} and "latest question" in built.messages[-1].content
+
+
+def test_legacy_summary_records_render_as_a_summary_block(session):
+    session.add("summary", "- earlier: the user loaded sales.csv")
+    session.add("user", "and now?")
+    built = ContextBuilder(session.store).build(session.id, budget=Budget(), summarizer=None)
+    assert built.messages[1].role == "system"
+    assert built.messages[1].content.startswith("[Summary of earlier conversation")
+    assert "the user loaded sales.csv" in built.messages[1].content
+    assert built.messages[-1].role == "user"
+
+
+def test_window_start_moves_in_steps_so_requests_extend_each_other(session, summarizer):
+    session.conversation(60, size=10)
+    builder = ContextBuilder(session.store, base_prompt="base")
+    budget = Budget(max_context_tokens=1200)
+    starts, misses, previous = [], 0, None
+    for i in range(30):
+        session.add("user", f"short follow-up {i}")
+        built = builder.build(session.id, budget=budget, summarizer=summarizer)
+        starts.append(built.stats["window_start"])
+        contents = [(m.role, m.content) for m in built.messages]
+        if previous is not None and contents[:len(previous)] != previous:
+            misses += 1
+        previous = contents
+    moves = sum(1 for a, b in zip(starts, starts[1:]) if a != b)
+    assert starts == sorted(starts) and 0 < moves < 10
+    assert misses == moves                     # the prefix only breaks when the window moves
+    same_step = Budget(max_context_tokens=1200, window_step=0)
+    fresh = ContextBuilder(session.store, base_prompt="base")
+    a = fresh.build(session.id, budget=same_step, summarizer=summarizer).stats["window_start"]
+    session.add("user", "one more")
+    b = fresh.build(session.id, budget=same_step, summarizer=summarizer).stats["window_start"]
+    assert b > a                               # without the grid the window moves every record
+
+
+def test_a_window_never_opens_with_an_orphan_tool_result(session):
+    for i in range(6):
+        session.add("user", f"question {i} " + "words " * 30)
+        session.add("assistant", "", tool_calls=[{"id": f"c{i}", "name": "query_sql",
+                                                    "arguments": {"sql": "select 1"}}])
+        session.add("tool", "result " * 60, tool_name="query_sql", tool_call_id=f"c{i}")
+        session.add("assistant", f"answer {i}")
+    built = ContextBuilder(session.store, base_prompt="b").build(
+        session.id, budget=Budget(max_context_tokens=400, far_share=0, near_share=0, window_step=0),
+        summarizer=None)
+    window = [m for m in built.messages if m.role != "system"]
+    assert window[0].role != "tool"
+    called = set()
+    for m in window:
+        called.update(c.id for c in m.tool_calls)
+        if m.role == "tool":
+            assert m.tool_call_id in called
+
+
+def test_unanswered_calls_are_dropped_from_the_request(session):
+    session.add("user", "count")
+    session.add("assistant", "Checking.", tool_calls=[
+        {"id": "a", "name": "query_sql", "arguments": {"sql": "select 1"}},
+        {"id": "b", "name": "query_sql", "arguments": {"sql": "select 2"}}])
+    session.add("tool", "1", tool_name="query_sql", tool_call_id="a")
+    session.add("assistant", "", tool_calls=[{"id": "z", "name": "list_tables", "arguments": {}}])
+    session.add("user", "stop")
+    built = ContextBuilder(session.store).build(session.id, budget=Budget(), summarizer=None)
+    calls = [c.id for m in built.messages for c in m.tool_calls]
+    assert calls == ["a"]
+    assert [m.role for m in built.messages] == ["system", "user", "assistant", "tool", "user"]
+
+
+def test_provider_extras_are_replayed(session):
+    session.add("user", "go")
+    session.add("assistant", "", meta={"extra": {"thought_signature": "abc"}}, tool_calls=[
+        {"id": "c", "name": "list_tables", "arguments": {}, "extra": {"sig": "xyz"}}])
+    session.add("tool", "[]", tool_name="list_tables", tool_call_id="c")
+    built = ContextBuilder(session.store).build(session.id, budget=Budget(), summarizer=None)
+    assistant = built.messages[2]
+    assert assistant.extra == {"thought_signature": "abc"}
+    assert assistant.tool_calls[0].extra == {"sig": "xyz"}
+
+
+def test_a_failing_summarizer_degrades_to_an_elided_block(session):
+    from shell_agent_lab.llm.errors import UnreachableError
+    from shell_agent_lab.llm.scripted import ScriptedBackend
+
+    session.conversation(40)
+    backend = ScriptedBackend([UnreachableError("down"), UnreachableError("down")])
+    built = ContextBuilder(session.store).build(
+        session.id, budget=Budget(max_context_tokens=3000), summarizer=backend)
+    assert "[summary unavailable —" in built.messages[1].content
+    assert built.stats["summary_errors"] == ["down", "down"]
+    assert session.store.list_summaries(session.id) == []
+
+
+def test_an_unknown_session_builds_only_the_system_prompt(store):
+    built = ContextBuilder(store).build("no-such-session", budget=Budget(), summarizer=None)
+    assert [m.role for m in built.messages] == ["system"]
