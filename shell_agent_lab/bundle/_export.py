@@ -124,7 +124,7 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
             zf.writestr(_layout.SUMMARIES, _dumps(summaries))
             zf.writestr(_layout.OBJECT_INDEX, _dumps(index))
             for meta in metas:
-                got, data = store.objects.get(meta.id)
+                _, data = store.objects.get(meta.id)
                 zf.writestr(_layout.OBJECT_DATA_PREFIX + meta.id, data)
             if db_copy is not None:
                 zf.write(db_copy, _layout.ANALYSIS_DB)

@@ -21,7 +21,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import _archive, _duckdb_file, _layout, _refs, _sections
 from ._contents import Contents, read_contents
@@ -85,15 +85,19 @@ def _summary_entry(item: dict[str, Any], mapping: dict[str, str]) -> Any:
     )
 
 
-def _original_time(method: Any, item: dict[str, Any]) -> dict[str, Any]:
-    """``{"created_at": <original time>}`` when the store method can keep it, else ``{}``."""
+def _time_keeper(method: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """For items written through ``method``: ``{"created_at": <original time>}`` when the store
+    method can keep it, else ``{}`` (the signature is inspected once per method)."""
     try:
         accepts = "created_at" in inspect.signature(method).parameters
     except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
         accepts = False
-    if not accepts or not item.get("created_at"):
-        return {}
-    return {"created_at": _sections.parse_time(item["created_at"], "created_at")}
+
+    def keep(item: dict[str, Any]) -> dict[str, Any]:
+        if not accepts or not item.get("created_at"):
+            return {}
+        return {"created_at": _sections.parse_time(item["created_at"], "created_at")}
+    return keep
 
 
 def _notebook_path(store: Any, path: str | None) -> str | None:
@@ -117,19 +121,21 @@ def _write(store: Any, contents: Contents, staging: Path, created: dict[str, Any
                                  mime_type=item.get("mime_type") or "", name=item.get("name") or "")
         created.setdefault("objects", []).append(meta.id)
         mapping[item["id"]] = meta.id
+    record_time = _time_keeper(store.append_record)
     for rec in sorted(contents.records, key=lambda r: r["seq"]):
         store.append_record(
             session.id, rec["role"], _refs.rewrite_text(rec["content"], mapping),
             tool_name=rec.get("tool_name"), tool_call_id=rec.get("tool_call_id"),
             tool_calls=_refs.rewrite_json(rec.get("tool_calls"), mapping),
             status=rec.get("status"), meta=_refs.rewrite_json(rec.get("meta"), mapping),
-            **_original_time(store.append_record, rec))
+            **record_time(rec))
     memory = 0
+    memory_time = _time_keeper(store.session_memory.add)
     for entry in sorted(contents.session_memory, key=lambda m: m["created_at"]):
         if entry.get("superseded_by") is not None:
             continue  # history of the source session; the current entry carries the fact
         extra = {"suggested": True} if entry.get("suggested") is True else {}
-        extra.update(_original_time(store.session_memory.add, entry))
+        extra.update(memory_time(entry))
         store.session_memory.add(
             session.id, _refs.rewrite_text(entry["fact"], mapping), entry["category"],
             source=entry.get("source") or "user_turn",
@@ -137,12 +143,13 @@ def _write(store: Any, contents: Contents, staging: Path, created: dict[str, Any
             tool_originated=bool(entry.get("tool_originated", False)), **extra)
         memory += 1
     findings = 0
+    finding_time = _time_keeper(store.findings.add)
     for item in sorted(contents.findings, key=lambda f: f["created_at"]):
         added = store.findings.add(
             session.id, _refs.rewrite_text(item["content"], mapping), tags=tuple(item.get("tags", ())),
             source=item.get("source") or "llm_promoted",
             tool_originated=bool(item.get("tool_originated", False)),
-            **_original_time(store.findings.add, item))
+            **finding_time(item))
         findings += added is not None
     for item in contents.summaries:
         store.put_summary(session.id, _summary_entry(item, mapping))

@@ -185,7 +185,6 @@ def test_export_refuses_a_database_another_process_holds(store, tmp_path):
     """Another kernel (process) has the session's database open: a clear error, no file."""
     import subprocess
     import sys
-    import time
 
     src = populate(store)
     db = store.session_dir(src.session_id) / "analysis.duckdb"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from docs_pages import ROOT, blocks, shell_lines
+from docs_pages import blocks, shell_lines
 
 BIN = Path(sys.executable).parent
 SALES = "region,week,revenue\nEU,11,100\nEU,12,180\nUS,11,95\nUS,12,97\n"
