@@ -57,12 +57,16 @@ class Budget:
     near_share: float = 0.15
     anchor_threshold: float = 0.4
     dead_topic_threshold: float = 0.4
+    #: tokens of transcript one summarizer call may receive; 0 = half the context (no limit
+    #: when the context is unlimited). Newest records are kept when a tier is longer.
+    summary_input_tokens: int = 0
     #: the window start snaps to a grid of this share of the raw budget, so it moves in steps
     #: and the requests in between extend each other; 0 moves it with every record
     window_step: float = 0.5
 
     def __post_init__(self) -> None:
-        for name in ("max_context_tokens", "output_reserve", "max_tool_result_tokens"):
+        for name in ("max_context_tokens", "output_reserve", "max_tool_result_tokens",
+                     "summary_input_tokens"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"Budget.{name} must be a whole number ≥ 0, got {value!r}")
@@ -77,6 +81,14 @@ class Budget:
             value = getattr(self, name)
             if not 0 < value <= 1:
                 raise ValueError(f"Budget.{name} must be in (0, 1], got {value!r}")
+
+    def summarizer_input(self) -> int:
+        """Token limit of one summarizer transcript (0 = unlimited)."""
+        if self.summary_input_tokens:
+            return self.summary_input_tokens
+        if self.max_context_tokens <= 0:
+            return 0
+        return max(500, (self.max_context_tokens - self.output_reserve) // 2)
 
     def raw_budget(self, system_tokens: int) -> int | None:
         """Tokens left for the raw window, or ``None`` when unlimited."""
@@ -209,7 +221,7 @@ class ContextBuilder:
                                        budget.window_step)
             blocks = [self._legacy_block(r) for r in state.legacy]
             cands = self._candidates(session_id, state, start, budget)
-            blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats)
+            blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats, budget)
             summary = [Message(role="system", content="\n\n".join(blocks))] if blocks else []
             anchored = self._render_slice(cands.anchors, tag, budget.max_tool_result_tokens,
                                           anchors=True)
@@ -403,7 +415,8 @@ class ContextBuilder:
         return result
 
     def _summary_blocks(self, session_id: str, state: _SessionState, cands: _Candidates,
-                        summarizer: Backend | None, tag: str, stats: dict[str, Any]) -> list[str]:
+                        summarizer: Backend | None, tag: str, stats: dict[str, Any],
+                        budget: Budget) -> list[str]:
         summarizer_id = summarizer.identity if summarizer is not None else "none"
         blocks: list[str] = []
         for tier, records, dropped, key in self._tiers(state, cands, summarizer_id):
@@ -415,7 +428,10 @@ class ContextBuilder:
                     stats["used_cache"] = True
                 elif summarizer is not None:
                     stats["summarizer_calls"] += 1
-                    outcome = summarize(summarizer, records)
+                    limit = budget.summarizer_input()
+                    caps = [c for c in (budget.max_tool_result_tokens, limit // 4) if c > 0]
+                    outcome = summarize(summarizer, records, max_tokens=limit,
+                                        record_tokens=min(caps) if caps else 0)
                     if outcome.error:
                         stats["summary_errors"].append(outcome.error)
                     text = outcome.text

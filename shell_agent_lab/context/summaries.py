@@ -13,12 +13,14 @@ from typing import Any, Iterable, Sequence
 
 from ..llm.errors import LLMError
 from ..llm.types import Backend, ChatOptions, Message
+from ._render import truncate_to_tokens
 from ._text import clock_hhmm, utc_stamp
 from .guard import TagCollision, clean_reply, new_tag, wrap
+from .tokens import estimate_tokens
 
 __all__ = [
     "KIND", "COMPACTION_PROMPT", "record_digest", "content_key", "summary_header",
-    "unavailable_block", "summarize", "SummaryOutcome",
+    "unavailable_block", "summarize", "transcript", "SummaryOutcome",
 ]
 
 KIND = "content_v2"
@@ -79,24 +81,50 @@ class SummaryOutcome:
     request: list[Message] = field(default_factory=list)
 
 
-def summarize(summarizer: Backend, records: Sequence[Any], *,
-              options: ChatOptions | None = None) -> SummaryOutcome:
-    """Ask ``summarizer`` for topic bullets over ``records``.
+def transcript(records: Sequence[Any], *, max_tokens: int = 0, record_tokens: int = 0) -> str:
+    """``[HH:MM] role: content`` lines for the summarizer, within ``max_tokens`` (0 = no limit).
+
+    Each record is cut to ``record_tokens`` first (long tool output says little per token);
+    when the lines still do not fit, the newest ones are kept and the rest are counted.
+    """
+    lines = []
+    for record in records:
+        stamp = clock_hhmm(record.created_at) if getattr(record, "created_at", None) else "--:--"
+        content = record.content or ""
+        if record_tokens > 0:
+            content = truncate_to_tokens(content, record_tokens)
+        lines.append(f"[{stamp}] {record.role}: {content}")
+    if max_tokens <= 0:
+        return "\n".join(lines)
+    kept: list[str] = []
+    used = 0
+    for line in reversed(lines):
+        cost = estimate_tokens(line) + 1
+        if kept and used + cost > max_tokens:
+            break
+        kept.append(line)
+        used += cost
+    omitted = len(lines) - len(kept)
+    kept.reverse()
+    if omitted:
+        kept.insert(0, f"[{omitted} earlier records omitted to fit the summarizer]")
+    return "\n".join(kept)
+
+
+def summarize(summarizer: Backend, records: Sequence[Any], *, max_tokens: int = 0,
+              record_tokens: int = 0, options: ChatOptions | None = None) -> SummaryOutcome:
+    """Ask ``summarizer`` for topic bullets over ``records`` (see :func:`transcript` for limits).
 
     The transcript is guard-wrapped with a fresh tag even though summaries are our own text:
     the records hold tool output and data, and a summary is replayed in every later request,
     so an instruction hidden in data must not be laundered into it.
     """
-    lines = []
-    for record in records:
-        stamp = clock_hhmm(record.created_at) if getattr(record, "created_at", None) else "--:--"
-        lines.append(f"[{stamp}] {record.role}: {record.content or ''}")
-    transcript = "\n".join(lines)
+    transcript_text = transcript(records, max_tokens=max_tokens, record_tokens=record_tokens)
     tag = new_tag()
-    while tag in transcript:  # pragma: no cover - a fresh 128-bit tag cannot realistically collide
+    while tag in transcript_text:  # pragma: no cover - a fresh 128-bit tag cannot realistically collide
         tag = new_tag()
     try:
-        body = wrap(tag, transcript)
+        body = wrap(tag, transcript_text)
     except TagCollision as exc:  # pragma: no cover - guarded by the loop above
         return SummaryOutcome(error=str(exc))
     request = [Message(role="system", content=COMPACTION_PROMPT.format(tag=tag)),

@@ -324,3 +324,17 @@ def test_a_failing_summarizer_degrades_to_an_elided_block(session):
 def test_an_unknown_session_builds_only_the_system_prompt(store):
     built = ContextBuilder(store).build("no-such-session", budget=Budget(), summarizer=None)
     assert [m.role for m in built.messages] == ["system"]
+
+
+def test_summarizer_input_is_bounded_keeping_the_newest_records(session, summarizer):
+    session.add("tool", "z" * 50_000, tool_name="read_file")
+    session.conversation(60)
+    budget = Budget(max_context_tokens=3000, summary_input_tokens=800)
+    ContextBuilder(session.store).build(session.id, budget=budget, summarizer=summarizer)
+    from shell_agent_lab.context import estimate_tokens
+
+    for request in summarizer.requests:
+        body = request[1].content
+        assert estimate_tokens(body) <= 800 + 60
+        assert "earlier records omitted to fit the summarizer" in body
+    assert "z" * 1000 not in summarizer.requests[0][1].content
