@@ -143,7 +143,8 @@ def check_labextension(extension_dirs: Iterable[Path] | None = None,
     if found is None:
         return Check(label, "warn", f"the JupyterLab extension {name!r} is not installed "
                                     "(the %agent magic works without it); reinstall with "
-                                    "`pip install --force-reinstall shell-agent-lab`",
+                                    "`pip install --force-reinstall shell-agent-lab`, or in a source "
+                                    "checkout run `jupyter labextension develop --overwrite .`",
                      {"searched": [str(d) for d in dirs]})
     try:
         version = json.loads((found / "package.json").read_text("utf-8")).get("version", "?")
