@@ -15,8 +15,8 @@ from typing import Any, Iterable, Mapping
 
 from . import _backend_plan
 
-__all__ = ["Check", "check_data_dir", "check_database", "check_backend", "check_labextension",
-           "LABEXTENSION_NAME", "DB_NAME"]
+__all__ = ["Check", "check_data_dir", "check_database", "check_session_dirs", "check_backend",
+           "check_labextension", "LABEXTENSION_NAME", "DB_NAME"]
 
 LABEXTENSION_NAME = "shell-agent-lab"
 DB_NAME = "shell_agent_lab.sqlite3"
@@ -90,6 +90,37 @@ def check_database(data_dir: Path) -> Check:
                                    "or export what you can with `shell-agent-lab memory export`", data)
     return Check(name, "ok", f"integrity ok, schema version {version}, {sessions} session"
                              f"{'s' if sessions != 1 else ''}", data)
+
+
+def check_session_dirs(data_dir: Path) -> Check:
+    """Every ``sessions/<id>/`` folder belongs to a session the database knows (a crash or a
+    hand-copied folder can leave strays; they are reported, never removed here)."""
+    name = "session folders"
+    root = data_dir / "sessions"
+    db = data_dir / DB_NAME
+    if not root.is_dir():
+        return Check(name, "ok", "none yet")
+    folders = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.is_symlink())
+    links = sorted(p.name for p in root.iterdir() if p.is_symlink())
+    known: set[str] = set()
+    if db.exists():
+        try:
+            con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+            try:
+                known = {r[0] for r in con.execute("SELECT id FROM sessions")}
+            finally:
+                con.close()
+        except sqlite3.Error:
+            return Check(name, "warn", "not checked: the database cannot be read (see above)")
+    strays = [f for f in folders if f not in known]
+    data = {"folders": len(folders), "strays": strays[:20], "symlinks": links[:20]}
+    if links:
+        return Check(name, "warn", f"{len(links)} symbolic link(s) under {root} (e.g. {links[0]}); "
+                                   "session folders should be real directories — move them aside", data)
+    if strays:
+        return Check(name, "warn", f"{len(strays)} folder(s) under {root} belong to no session "
+                                   f"(e.g. {strays[0]}); delete them if you do not need their files", data)
+    return Check(name, "ok", f"{len(folders)} folder{'s' if len(folders) != 1 else ''}, all known", data)
 
 
 def check_backend(settings: Any, env: Mapping[str, str], *, timeout: float = 3.0,

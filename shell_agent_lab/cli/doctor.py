@@ -1,7 +1,8 @@
 """``shell-agent-lab doctor``: is this installation ready to use?
 
-Checks the data directory, the database's integrity, which model backend would be used and
-whether it answers, and whether the side panel is installed and enabled in JupyterLab.
+Checks the configuration file, the data directory, the database's integrity, stray session
+folders, which model backend would be used and whether it answers, and whether the side panel is
+installed and enabled in JupyterLab.
 
 Exit codes: 0 everything is usable (warnings may be printed); 1 at least one check failed;
 with ``--strict`` warnings count as failures too.
@@ -43,7 +44,8 @@ def run_checks(*, settings: Any = None, env: dict[str, str] | None = None, timeo
     settings = settings if settings is not None else _settings(results)
     env = dict(os.environ) if env is None else env
     root = data_dir(getattr(settings, "data_dir", None), create=False)
-    results += [checks.check_data_dir(root), checks.check_database(root)]
+    results += [checks.check_data_dir(root), checks.check_database(root),
+                checks.check_session_dirs(root)]
     if not skip_backend:
         results.append(checks.check_backend(settings, env, timeout=timeout))
     results.append(checks.check_labextension())

@@ -160,6 +160,23 @@ def test_database_integrity_check_failure_is_reported(tmp_path):
     assert result.status == "fail"
 
 
+def test_stray_session_folders_are_reported_not_removed(tmp_path):
+    d = tmp_path / "data"
+    assert checks.check_session_dirs(d).status == "ok"
+    store = Store.open(d)
+    s = store.create_session(title="kept")
+    store.session_dir(s.id)
+    store.close()
+    assert checks.check_session_dirs(d).detail == "1 folder, all known"
+    stray = d / "sessions" / "sess-0-leftover"
+    stray.mkdir()
+    result = checks.check_session_dirs(d)
+    assert result.status == "warn" and "sess-0-leftover" in result.detail
+    assert stray.is_dir()
+    (d / "sessions" / "sess-link").symlink_to(tmp_path)
+    assert "symbolic link" in checks.check_session_dirs(d).detail
+
+
 def test_labextension_installed_enabled_disabled_missing(tmp_path):
     ext = tmp_path / "labextensions"
     cfg = tmp_path / "config"
