@@ -21,7 +21,8 @@ APPROVAL_POLICIES = ("ask", "approve", "decline")
 _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _PROFILE_KEYS = frozenset({"backend", "model", "endpoint", "base_url", "api_key_env", "options",
                            "project", "location", "auto_extract", "auto_title",
-                           "max_context_tokens", "output_reserve", "timeout"})
+                           "max_context_tokens", "output_reserve", "timeout", "max_warm_tokens",
+                           "max_tool_result_tokens"})
 
 
 class ShellAgent(Configurable):

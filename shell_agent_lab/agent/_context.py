@@ -19,14 +19,26 @@ def make_builder(store: Any) -> Any:
 
 
 def make_budget(backend: Backend, profile: dict[str, Any], max_context_tokens: int | None) -> Any:
-    """The context budget: settings → profile → the backend's own ``context_tokens`` → unlimited."""
+    """The context budget: settings → profile → the backend's own defaults → unlimited."""
     from ..context import Budget
 
-    tokens = max_context_tokens or profile.get("max_context_tokens") or getattr(backend, "context_tokens", 0) or 0
-    reserve = profile.get("output_reserve")
+    def pick(key: str, backend_attr: str | None = None) -> Any:
+        if profile.get(key) is not None:
+            return profile[key]
+        defaults = getattr(getattr(backend, "profile", None), "defaults", None)
+        if defaults is not None and getattr(defaults, key, None) is not None:
+            return getattr(defaults, key)
+        return getattr(backend, backend_attr or key, None)
+
+    tokens = max_context_tokens or pick("max_context_tokens", "context_tokens") or 0
+    reserve = pick("output_reserve")
     if reserve is None:
         reserve = 4096 if tokens else 0
-    return Budget(max_context_tokens=int(tokens), output_reserve=int(reserve))
+    kwargs: dict[str, Any] = {"max_context_tokens": int(tokens), "output_reserve": int(reserve) if tokens else 0}
+    tool_cap = pick("max_tool_result_tokens")
+    if tool_cap:
+        kwargs["max_tool_result_tokens"] = int(tool_cap)
+    return Budget(**kwargs)
 
 
 def run_lifecycle(store: Any, session_id: str, message: str) -> None:

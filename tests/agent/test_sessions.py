@@ -108,12 +108,16 @@ def test_title_skipped_when_renamed_or_too_long(make_agent, settings, store):
     assert store.get_session(other.session.id).title == "My analysis"
 
 
-def test_no_backend_configured_gives_a_clear_error_and_keeps_the_message(store, settings):
+def test_misconfigured_backend_gives_a_clear_error_and_keeps_the_message(store, settings):
+    settings.profiles = {"demo": {"backend": "replay"}}
+    settings.profile = "demo"
     agent = build_agent(settings, store=store)
     agent.open_session(None, notebook_path="x.ipynb")
     r = agent.run("hello")
-    assert r.error and "\n" not in r.error
+    assert r.error.startswith("profile 'demo': a replay profile needs options.cassette")
+    assert "\n" not in r.error
     assert [x.content for x in store.list_records(agent.session.id)] == ["hello"]
+    assert agent.state.value == "READY"
 
 
 def test_build_agent_wires_the_builtin_tools(store):
