@@ -35,6 +35,8 @@ class Scanned:
     infos: dict[str, zipfile.ZipInfo]
     object_ids: frozenset[str]
     has_db: bool
+    #: ``work/`` files (not directories), relative to ``work/``
+    work_files: tuple[str, ...] = ()
 
 
 def open_archive(path: Path) -> zipfile.ZipFile:
@@ -89,6 +91,7 @@ def scan(archive: zipfile.ZipFile, limits: Limits) -> Scanned:
     total = 0
     objects_total = 0
     object_ids: set[str] = set()
+    work_files: list[str] = []
     for info in infos:
         name = info.filename
         _check_name(name)
@@ -105,7 +108,7 @@ def scan(archive: zipfile.ZipFile, limits: Limits) -> Scanned:
         if info.compress_type not in _ALLOWED_METHODS:
             raise InvalidBundleError(
                 f"bundle entry {name!r} uses an unsupported compression method ({info.compress_type})")
-        if kind == "dir":
+        if kind in ("dir", "workdir"):
             if info.file_size:
                 raise InvalidBundleError(f"bundle entry {name!r} is a directory with content")
             seen[name] = info
@@ -123,6 +126,8 @@ def scan(archive: zipfile.ZipFile, limits: Limits) -> Scanned:
         if total > limits.max_total_bytes:
             raise InvalidBundleError(
                 f"bundle declares more than {limits.max_total_bytes} bytes in total; refusing it")
+        if kind == "work":
+            work_files.append(name[len(_layout.WORK_PREFIX):])
         if kind == "object":
             object_ids.add(name[len(_layout.OBJECT_DATA_PREFIX):])
             objects_total += size
@@ -132,7 +137,22 @@ def scan(archive: zipfile.ZipFile, limits: Limits) -> Scanned:
         seen[name] = info
     if _layout.MANIFEST not in seen:
         raise InvalidBundleError("bundle has no manifest.json; it is not a .shellagent bundle")
-    return Scanned(infos=seen, object_ids=frozenset(object_ids), has_db=_layout.ANALYSIS_DB in seen)
+    _check_work_tree(work_files, seen)
+    return Scanned(infos=seen, object_ids=frozenset(object_ids), has_db=_layout.ANALYSIS_DB in seen,
+                   work_files=tuple(work_files))
+
+
+def _check_work_tree(files: list[str], seen: dict[str, zipfile.ZipInfo]) -> None:
+    """A ``work/`` file may not also be a directory of another entry (``a`` and ``a/b``)."""
+    folded = {f.casefold() for f in files}
+    for name in list(files) + [n[len(_layout.WORK_PREFIX):] for n in seen
+                               if n.startswith(_layout.WORK_PREFIX) and n.endswith("/")]:
+        parts = name.rstrip("/").split("/")
+        for i in range(1, len(parts)):
+            parent = "/".join(parts[:i]).casefold()
+            if parent in folded:
+                raise InvalidBundleError(
+                    f"bundle entry 'work/{name}' sits under 'work/{'/'.join(parts[:i])}', which is a file")
 
 
 class _Counter:

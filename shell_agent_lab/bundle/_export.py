@@ -32,6 +32,7 @@ class ExportResult:
     objects: int
     has_analysis_db: bool
     size: int
+    work_files: int = 0
 
 
 def analysis_db_path(store: Any, session_id: str) -> Path:
@@ -64,6 +65,23 @@ def _resolve_dest(dest: Path | str | None, title: str, session_id: str, when: da
     if path.suffix != _layout.SUFFIX:
         path = path.with_name(path.name + _layout.SUFFIX)
     return path
+
+
+def _work_files(work: Path) -> list[tuple[Path, str]]:
+    """Regular files under the session's ``work/`` folder as (path, bundle name); symlinks and
+    special files are left out, and nothing outside the folder is followed."""
+    if not work.is_dir() or work.is_symlink():
+        return []
+    found: list[tuple[Path, str]] = []
+    for dirpath, dirnames, filenames in os.walk(work, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not (Path(dirpath) / d).is_symlink())
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            rel = path.relative_to(work).as_posix()
+            found.append((path, _layout.WORK_PREFIX + rel))
+    return found
 
 
 def _list_memory(store: Any, session_id: str) -> list[Any]:
@@ -111,6 +129,7 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
     os.close(fd)
     tmp = Path(tmp_name)
     db_src = analysis_db_path(store, session_id)
+    work = _work_files(Path(store.session_dir(session_id)) / "work")
     db_copy: Path | None = None
     try:
         if db_src.is_file():
@@ -128,6 +147,8 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
                 zf.writestr(_layout.OBJECT_DATA_PREFIX + meta.id, data)
             if db_copy is not None:
                 zf.write(db_copy, _layout.ANALYSIS_DB)
+            for src, name in work:
+                zf.write(src, name)
         os.chmod(tmp, 0o600)
         with open(tmp, "rb") as fh:
             os.fsync(fh.fileno())
@@ -141,5 +162,5 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
     return ExportResult(
         path=path, session_id=session_id, records=len(records), session_memory=len(memory),
         findings=len(findings), summaries=len(summaries), objects=len(metas),
-        has_analysis_db=db_copy is not None, size=path.stat().st_size,
+        has_analysis_db=db_copy is not None, size=path.stat().st_size, work_files=len(work),
     )

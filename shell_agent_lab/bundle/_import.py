@@ -43,6 +43,7 @@ class ImportResult:
     findings: int = 0
     summaries: int = 0
     tables: list[str] = field(default_factory=list)
+    work_files: int = 0
 
 
 @contextlib.contextmanager
@@ -68,7 +69,23 @@ def _stage(archive: zipfile.ZipFile, contents: Contents, staging: Path, limits: 
     for item in contents.objects:
         info = contents.scanned.infos[_layout.OBJECT_DATA_PREFIX + item["id"]]
         _archive.extract(archive, info, objects / item["id"], limits.max_entry_bytes, budget)
+    work = staging / "work"
+    for rel in contents.scanned.work_files:
+        target = work.joinpath(*rel.split("/"))
+        _private_dirs(work, target.parent)
+        info = contents.scanned.infos[_layout.WORK_PREFIX + rel]
+        _archive.extract(archive, info, target, limits.max_entry_bytes, budget)
     return tables
+
+
+def _private_dirs(root: Path, leaf: Path) -> None:
+    """Create ``root`` and the directories down to ``leaf`` as real 0700 directories."""
+    current = root
+    for part in ("", *leaf.relative_to(root).parts):
+        current = current / part if part else current
+        if current.is_symlink() or (current.exists() and not current.is_dir()):
+            raise InvalidBundleError(f"bundle work path {current.name!r} collides with a file")
+        current.mkdir(mode=0o700, exist_ok=True)
 
 
 def _summary_entry(item: dict[str, Any], mapping: dict[str, str]) -> Any:
@@ -198,9 +215,13 @@ def import_session(store: Any, bundle: Path | str, *, limits: Limits | None = No
             tables = _stage(archive, contents, staging, limits)
             with _transaction(store):
                 result = _write(store, contents, staging, created)
+                session_dir = Path(store.session_dir(result.session.id))
+                if contents.scanned.work_files:
+                    work_dest = session_dir / "work"
+                    if work_dest.exists():
+                        raise BundleError(f"{work_dest} already exists; refusing to overwrite it")
+                    os.replace(staging / "work", work_dest)
                 if contents.scanned.has_db:
-                    session_dir = Path(store.session_dir(result.session.id))
-                    session_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
                     db_dest = session_dir / _layout.ANALYSIS_DB
                     if db_dest.exists():
                         raise BundleError(f"{db_dest} already exists; refusing to overwrite it")
@@ -214,4 +235,5 @@ def import_session(store: Any, bundle: Path | str, *, limits: Limits | None = No
             raise
         finally:
             shutil.rmtree(staging, ignore_errors=True)
-    return ImportResult(**{**result.__dict__, "tables": tables})
+    return ImportResult(**{**result.__dict__, "tables": tables,
+                           "work_files": len(contents.scanned.work_files)})

@@ -121,7 +121,27 @@ def duplicate(d: Path):
 
 
 def unexpected(d: Path):
-    return (write_zip(d / "u.shellagent", baseline_entries() + [("work/run.sh", b"rm -rf /")]),
+    return (write_zip(d / "u.shellagent", baseline_entries() + [("scripts/run.sh", b"rm -rf /")]),
+            "unexpected entry")
+
+
+def work_traversal(d: Path):
+    return (write_zip(d / "wt.shellagent", baseline_entries() + [("work/../../../.bashrc", b"x")]),
+            "traversal")
+
+
+def work_symlink(d: Path):
+    return (write_zip(d / "ws.shellagent", baseline_entries() + [(_symlink_info("work/key"), b"/root/.ssh/id_rsa")]),
+            "symbolic link")
+
+
+def work_file_under_file(d: Path):
+    entries = baseline_entries() + [("work/out", b"a file"), ("work/out/inner.txt", b"x")]
+    return write_zip(d / "wf.shellagent", entries), "which is a file"
+
+
+def work_name_too_long(d: Path):
+    return (write_zip(d / "wl.shellagent", baseline_entries() + [("work/" + "a" * 300, b"x")]),
             "unexpected entry")
 
 
@@ -274,7 +294,7 @@ def fake_database(d: Path):
 HOSTILE: dict[str, Callable[[Path], tuple[Path, str]]] = {
     f.__name__: f for f in (
         traversal, traversal_nested, absolute, drive_letter, backslash, symlink, duplicate,
-        unexpected, too_many, zip_bomb, declared_oversize, lying_sizes, no_manifest,
+        unexpected, work_traversal, work_symlink, work_file_under_file, work_name_too_long, too_many, zip_bomb, declared_oversize, lying_sizes, no_manifest,
         bad_manifest_json, manifest_not_object, manifest_missing_session,
         manifest_private_not_bool, wrong_schema_version, schema_version_string, wrong_kind,
         missing_records, bad_record, record_wrong_type, missing_object, orphan_object,

@@ -49,6 +49,11 @@ def populate(store: Store, *, private: bool = False, title: str = "Sales review"
     store.put_summary(s.id, SummaryEntry(
         key="far:abc", kind="summary", tier="far", summarizer_id="scripted", from_ts=None,
         to_ts=None, record_count=3, summary=f"The user asked about anomalies; see {report.id}."))
+    work = store.session_dir(s.id) / "work"
+    (work / "charts").mkdir(parents=True)
+    (work / "charts" / "eu.csv").write_text("week,revenue\n12,180\n")
+    (work / "notes.txt").write_text("draft")
+    (work / "link").symlink_to("/etc/hostname")        # never exported
     db = store.session_dir(s.id) / "analysis.duckdb"
     con = duckdb.connect(str(db))
     con.execute("CREATE TABLE sales AS SELECT * FROM (VALUES ('EU', 12, 120.0), ('US', 12, 95.0), "

@@ -77,6 +77,15 @@ def test_round_trip_into_a_fresh_data_dir(store, fresh_store, tmp_path):
     assert summary is not None and summary.summary == (
         f"The user asked about anomalies; see {mapping[src.report_id]}.")
 
+    # the work folder came along: regular files only, private modes
+    work = fresh_store.session_dir(new.id) / "work"
+    assert result.work_files == 2 and exported.work_files == 2
+    assert (work / "charts" / "eu.csv").read_text() == "week,revenue\n12,180\n"
+    assert (work / "notes.txt").read_text() == "draft"
+    assert not (work / "link").exists()
+    assert oct((work / "notes.txt").stat().st_mode & 0o777) == "0o600"
+    assert oct((work / "charts").stat().st_mode & 0o777) == "0o700"
+
     # the analysis database came along and answers
     db = fresh_store.session_dir(new.id) / "analysis.duckdb"
     con = duckdb.connect(str(db), read_only=True)
