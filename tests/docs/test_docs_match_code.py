@@ -121,3 +121,25 @@ def test_every_command_is_documented():
 
     walk(parser, [])
     assert not missing, f"commands missing from docs/cli.md: {missing}"
+
+
+def test_profile_examples_configure_real_backends():
+    """The profiles shown in configuration.md load as settings and resolve to the backends named."""
+    from traitlets.config import Config
+
+    from shell_agent_lab.config import ShellAgent
+    from shell_agent_lab.llm.selection import resolve_profile
+
+    example = next(b.text for b in blocks("configuration.md") if "c.ShellAgent.profiles" in b.text)
+    c = Config()
+    exec(compile(example, "configuration.md", "exec"), {"c": c})
+    settings = ShellAgent(config=c)
+    expected = {"openai": "openai", "lmstudio": "openai", "ollama": "openai", "gemini": "gemini",
+                "vertex": "vertex", "offline": "local"}
+    assert set(settings.profiles) == set(expected)
+    for name, backend in expected.items():
+        profile = resolve_profile(settings, name, env={})
+        assert profile.backend == backend, name
+    assert resolve_profile(settings, "ollama", env={}).endpoint == "http://127.0.0.1:11434/v1"
+    assert resolve_profile(settings, "vertex", env={}).options["project"] == "my-gcp-project"
+    assert settings.profile == "lmstudio"
