@@ -3,9 +3,10 @@ lifecycle and extraction. Everything the loop needs from that layer goes through
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any, Callable
 
-from ..llm.types import Backend
+from ..llm.types import Backend, ChatOptions
 
 __all__ = ["make_builder", "make_budget", "run_lifecycle", "run_extraction", "wrap_untrusted"]
 
@@ -42,22 +43,19 @@ def make_budget(backend: Backend, profile: dict[str, Any], max_context_tokens: i
 
 
 def run_lifecycle(store: Any, session_id: str, message: str) -> None:
-    """Decay and touch memory for a new user turn (a no-op until the context layer provides it)."""
-    try:
-        from ..context import run_lifecycle as _run
-    except ImportError:
-        return
+    """Decay and touch memory for a new user turn."""
+    from ..context import run_lifecycle as _run
+
     _run(store, session_id, message)
 
 
 def run_extraction(store: Any, publish: Callable[[str, dict], None], session_id: str,
-                   backend: Backend, private: bool) -> Any:
-    """Extract memories from the latest turn (a no-op until the context layer provides it)."""
-    try:
-        from ..context import Extractor
-    except ImportError:
-        return None
-    return Extractor(store, publish).run(session_id, backend, private=private)
+                   backend: Backend, private: bool, cancel: threading.Event | None = None) -> Any:
+    """Extract memories from the latest turn (cancelled with ``cancel``)."""
+    from ..context import Extractor
+
+    return Extractor(store, publish).run(session_id, backend, private=private,
+                                         options=ChatOptions(cancel=cancel))
 
 
 def wrap_untrusted(text: str) -> str:

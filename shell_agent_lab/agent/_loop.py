@@ -27,7 +27,6 @@ log = logging.getLogger(__name__)
 MAX_ROUNDS_TEXT = "(Max tool rounds reached)"
 CANCELLED_TEXT = "(Cancelled)"
 _SUMMARY_CHARS = 200
-_CTX_FIELDS = frozenset(ToolContext.__dataclass_fields__)
 
 
 @dataclass
@@ -91,9 +90,8 @@ class _Turn:
         ctx = ToolContext(session_id=self.sid, store=env.store, engine=env.engine, backend=env.backend,
                           publish=env.publish, cancel=env.cancel, tool_call_id=call_id, turn_id=env.turn_id,
                           private=bool(env.session.private), auto_extract=env.auto_extract, work_dir=work_dir,
-                          namespace=env.namespace, settings=env.settings, clock=env.clock)
-        if "wrap" in _CTX_FIELDS:
-            ctx.wrap = _context.wrap_untrusted  # type: ignore[attr-defined]
+                          namespace=env.namespace, settings=env.settings, clock=env.clock,
+                          wrap=_context.wrap_untrusted)
         return ctx
 
     def _store_fingerprint(self) -> dict[str, tuple]:
@@ -182,6 +180,8 @@ class _Turn:
             names = ", ".join(d.name for d in env.registry.available(ctx, env.disabled)) or "none"
             return ToolResult(f"Error: there is no tool named {call.name!r} here. Available tools: {names}",
                               status="error")
+        if descriptor.source == "analysis" and self._data_baseline is None:
+            self._data_baseline = self._data_fingerprint()
         problem = argument_problem(call, descriptor.parameters, env.max_args_bytes)
         if problem:
             return ToolResult(f"Error: {problem}", status="error")
@@ -230,6 +230,25 @@ class _Turn:
         if data.get("data_changed"):
             self._data_changed = True
 
+    def _data_fingerprint(self) -> tuple:
+        engine = self.env.engine
+        if engine is None:
+            return ()
+        try:
+            return tuple((t.name, t.kind, t.rows, tuple(map(tuple, t.columns))) for t in engine.tables())
+        except Exception:
+            log.debug("could not list tables", exc_info=True)
+            return ()
+
+    def _check_data(self) -> None:
+        """After a batch that used analysis tools: did the tables change?"""
+        if self._data_baseline is None:
+            return
+        now = self._data_fingerprint()
+        if now != self._data_baseline:
+            self._data_changed = True
+        self._data_baseline = None
+
     # -- the loop -----------------------------------------------------------------------------
     def run(self, message: str) -> Reply:
         env = self.env
@@ -237,6 +256,7 @@ class _Turn:
         env.publish("records_updated", {})
         self._pending_notes: list[str] = []
         self._data_changed = False
+        self._data_baseline: tuple | None = None
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -249,6 +269,7 @@ class _Turn:
             self.reply.error = f"{type(exc).__name__}: {exc}"
         finally:
             self._publish_store_changes()
+            self._check_data()
             if self._data_changed:
                 env.publish("data_updated", {})
             env.publish("records_updated", {})
@@ -290,6 +311,7 @@ class _Turn:
                 self._check_cancel()
                 self._run_call(call)
             self._publish_store_changes()
+            self._check_data()
             notes, self._pending_notes = self._pending_notes, []
         self.reply.text = MAX_ROUNDS_TEXT
 

@@ -80,7 +80,7 @@ class Agent:
                  engine_factory: Callable[[Any], Any] | None = None,
                  namespace: Callable[[], dict] | None = None, approver: Approver | None = None,
                  builder: Any = None, clock: Callable[[], Any] | None = None,
-                 extractor: Callable[[Any, Backend], Any] | None = None) -> None:
+                 extractor: Callable[[Any, Backend, threading.Event], Any] | None = None) -> None:
         if settings is None:
             from ..config import ShellAgent
             settings = ShellAgent()
@@ -106,6 +106,7 @@ class Agent:
         self._current: _Turn | None = None
         self._background = 0                       # running background jobs (title, extraction)
         self._epoch = 0                            # bumped by abort/session switch: stale jobs keep out
+        self._bg_cancel = threading.Event()        # set by abort: cancels background model calls
         self._session: Any = None
         self._engine: Any = None
         self._engine_for: str | None = None
@@ -181,6 +182,8 @@ class Agent:
         def mutate() -> list[tuple[str, dict]]:
             events: list[tuple[str, dict]] = []
             self._epoch += 1
+            self._bg_cancel.set()
+            self._bg_cancel = threading.Event()
             if self._current is not None:
                 self._current.cancel.set()
             if self._queued is not None:
@@ -408,6 +411,7 @@ class Agent:
             if do_extract or do_title:
                 self._background += 1
                 outcome["epoch"] = self._epoch
+                outcome["cancel"] = self._bg_cancel
             return []
 
         self._transition(mutate)
@@ -417,21 +421,23 @@ class Agent:
         turn.finish(reply)
         if "epoch" in outcome:
             threading.Thread(target=self._post_turn, name="shell-agent-background", daemon=True,
-                             args=(session, backend, do_title, do_extract, outcome["epoch"])).start()
+                             args=(session, backend, do_title, do_extract, outcome["epoch"],
+                                   outcome["cancel"])).start()
 
-    def _post_turn(self, session: Any, backend: Backend, do_title: bool, do_extract: bool, epoch: int) -> None:
+    def _post_turn(self, session: Any, backend: Backend, do_title: bool, do_extract: bool, epoch: int,
+                   cancel: threading.Event) -> None:
         """Background work after a turn: the first turn's title, then memory extraction."""
         try:
-            if do_title:
+            if do_title and not cancel.is_set():
                 try:
-                    self._generate_title(session, backend)
+                    self._generate_title(session, backend, cancel)
                 except BaseException:
                     log.exception("title generation failed")
-            if do_extract:
+            if do_extract and not cancel.is_set():
                 self._publish("extraction_started", {})
                 error = None
                 try:
-                    self._extractor(session, backend)
+                    self._extractor(session, backend, cancel)
                 except BaseException as exc:   # recovered; the queue is still dispatched
                     log.exception("memory extraction failed")
                     error = f"{type(exc).__name__}: {exc}"
@@ -597,20 +603,20 @@ class Agent:
             return False
         return self.store.count_user_records(session.id) == 1
 
-    def _extract(self, session: Any, backend: Backend) -> Any:
+    def _extract(self, session: Any, backend: Backend, cancel: threading.Event) -> Any:
         sid = session.id
 
         def publish(type_: str, data: dict | None = None) -> None:
             self.events.publish(type_, data or {}, session_id=sid)
 
-        return _context.run_extraction(self.store, publish, sid, backend, bool(session.private))
+        return _context.run_extraction(self.store, publish, sid, backend, bool(session.private), cancel)
 
-    def _generate_title(self, session: Any, backend: Backend) -> None:
+    def _generate_title(self, session: Any, backend: Backend, cancel: threading.Event) -> None:
         first = next((r.content for r in self.store.list_records(session.id) if r.role == "user"), "")
         if not first:
             return
         response = backend.chat([Message("system", _TITLE_PROMPT), Message("user", first[:2000])], (),
-                                options=ChatOptions(cancel=None))
+                                options=ChatOptions(cancel=cancel))
         title = " ".join((response.text or "").split()).strip("\"'`*# ")
         if not title or len(title) > 60:
             return

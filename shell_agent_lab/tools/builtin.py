@@ -127,33 +127,7 @@ RESOLVE_DATE = ToolDescriptor(
 # -- remember_fact ----------------------------------------------------------------------------
 _CATEGORIES = ("preference", "decision", "fact", "context")
 _GLOBAL = ("preference", "decision")
-_SELF_PHRASES = ("the assistant", "the model", "the llm", "the ai", "system prompt", "internal thought",
-                 "internal reasoning", "<think>", "</think>", "tool call", "tool output", "shell-agent",
-                 "shell_agent")
-_THINK = re.compile(r"\bthink\b", re.IGNORECASE)
-_THINK_CONTEXT = ("tag", "marker", "mark", "internal", "output", "show", "display", "leak", "emit",
-                  "reveal", "format", "token")
-_WORD = re.compile(r"[a-z0-9]{4,}")
-_STOP = frozenset({"user", "with", "from", "that", "this", "have", "they", "their", "about", "wants",
-                   "want", "would", "like", "uses", "using", "prefer", "prefers", "preferred", "always"})
 _MAX_FACT = 2000
-
-
-def _self_referential(text: str) -> bool:
-    low = text.lower()
-    if any(p in low for p in _SELF_PHRASES):
-        return True
-    return bool(_THINK.search(text)) and any(w in low for w in _THINK_CONTEXT)
-
-
-def _stated_by_user(fact: str, user_text: str) -> bool:
-    """True when the fact's keywords appear in what the user wrote this turn."""
-    words = [w for w in dict.fromkeys(_WORD.findall(fact.lower())) if w not in _STOP]
-    if not words:
-        return False
-    low = user_text.lower()
-    hits = sum(1 for w in words if w in low)
-    return hits >= min(len(words), max(2, int(len(words) * 0.3)))
 
 
 def _last_user_text(ctx: ToolContext) -> str:
@@ -173,7 +147,9 @@ def _remember_fact_handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
         raise ToolError(f"fact is too long ({len(fact)} characters, at most {_MAX_FACT}); shorten it")
     if category not in _CATEGORIES:
         raise ToolError(f"category must be one of {', '.join(_CATEGORIES)}, got {category!r}")
-    if _self_referential(fact):
+    from ..context.extraction import is_self_referential, stated_by_user
+
+    if is_self_referential(fact):
         raise ToolError("facts about the assistant, the model, its tools or its output format are not "
                         "stored; remember something about the user or their data instead")
     if ctx.store is None:
@@ -183,7 +159,7 @@ def _remember_fact_handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
         if ctx.private:
             raise ToolError(f"this is a private session: {category} facts are not saved across sessions; "
                             "use category 'fact' or 'context' to keep it for this session only")
-        if _stated_by_user(fact, _last_user_text(ctx)):
+        if stated_by_user(fact, "", _last_user_text(ctx)):
             result = ctx.store.global_memory.add(fact, category, source="tool_call", turn=turn)
             ctx.publish("global_memory_updated", {})
             verb = "Remembered" if result.created else "Already remembered"

@@ -126,7 +126,7 @@ def test_model_switch_waits_for_background_work(store, settings, make_agent):
     release = threading.Event()
     extracting = threading.Event()
 
-    def extractor(session, backend):
+    def extractor(session, backend, cancel):
         extracting.set()
         release.wait(10)
         order.append("extraction finished")

@@ -30,7 +30,7 @@ class HeldExtractor:
         self.calls = 0
         self.fail = fail
 
-    def __call__(self, session, backend):
+    def __call__(self, session, backend, cancel):
         self.calls += 1
         self.started.set()
         assert self.release.wait(10), "test never released the extractor"
@@ -210,7 +210,7 @@ def test_send_wait_false_returns_started_and_events_follow(make_agent):
 def test_background_panic_is_recovered_and_flags_cleared(make_agent, settings):
     settings.auto_extract = True
 
-    def explode(session, backend):
+    def explode(session, backend, cancel):
         raise SystemExit("boom")          # even BaseException must not leave EXTRACTING behind
 
     agent, rec = make_agent(ScriptedBackend(["a"]), extractor=explode)

@@ -121,7 +121,7 @@ def test_remember_fact_only_offered_without_auto_extraction(make_agent, settings
     agent.run("one")
     assert "remember_fact" in backend.requests[-1].tool_names
     settings.auto_extract = True
-    agent._extractor = lambda session, backend: None
+    agent._extractor = lambda session, backend, cancel: None
     agent.run("two")
     assert "remember_fact" not in backend.requests[-1].tool_names
 

@@ -60,7 +60,7 @@ def test_open_session_drains_background_work_first(make_agent, settings):
     order: list[str] = []
     holding, release = threading.Event(), threading.Event()
 
-    def extractor(session, backend):
+    def extractor(session, backend, cancel):
         holding.set()
         release.wait(10)
         order.append("extracted " + session.notebook_path)
