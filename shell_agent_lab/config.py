@@ -52,6 +52,9 @@ class ShellAgent(Configurable):
                              "(on for remote models, off for the embedded local one).")
     auto_title = Bool(None, allow_none=True, config=True,
                       help="Name a new session from its first message; None uses the backend's default.")
+    schema_in_prompt = Bool(None, allow_none=True, config=True,
+                            help="Put the tables' columns in the system prompt; None does it for local "
+                                 "models, which need it to write SQL.")
     max_tool_rounds = Int(10, config=True, help="Model calls per turn before the turn stops.")
     max_tool_call_args_bytes = Int(1024 * 1024, config=True,
                                    help="Largest tool-call argument object accepted (bytes of JSON).")

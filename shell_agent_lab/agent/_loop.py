@@ -49,6 +49,8 @@ class TurnEnv:
     settings: Any = None
     clock: Callable[[], Any] | None = None
     budget: Any = None
+    #: put the tables' schema in the system prompt (small local models need it)
+    schema_in_prompt: bool = False
     #: set by the loop: whether a model answer was recorded (drives extraction and titles)
     answered: bool = field(default=False, init=False)
 
@@ -60,6 +62,21 @@ class _Cancelled(Exception):
 def _summary(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
     return line if len(line) <= _SUMMARY_CHARS else line[:_SUMMARY_CHARS - 1] + "…"
+
+
+def _schema_text(engine: Any, max_chars: int = 8000) -> str:
+    """Tables and DataFrames with their columns, one line each ("" without an engine)."""
+    if engine is None:
+        return ""
+    try:
+        tables = engine.tables()
+    except Exception:
+        log.debug("could not list tables for the prompt", exc_info=True)
+        return ""
+    lines = [f"- {t.name} ({t.kind}, {t.rows} rows): " + ", ".join(f"{c} {ty}" for c, ty in t.columns)
+             for t in tables]
+    text = "\n".join(lines)
+    return text if len(text) <= max_chars else text[:max_chars] + "\n…"
 
 
 def _serialise_calls(calls: list[ToolCall]) -> list[dict[str, Any]]:
@@ -133,7 +150,13 @@ class _Turn:
 
     def _ask_model(self, notes: list[str]) -> Response:
         env = self.env
-        built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes))
+        schema = None
+        if env.schema_in_prompt:
+            if self._schema is None:
+                self._schema = _schema_text(env.engine)
+            schema = self._schema
+        built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes),
+                                  data_schema=schema)
         ctx = self._tool_context()
         tools = env.registry.specs(ctx, env.disabled)
 
@@ -247,6 +270,7 @@ class _Turn:
         now = self._data_fingerprint()
         if now != self._data_baseline:
             self._data_changed = True
+            self._schema = None
         self._data_baseline = None
 
     # -- the loop -----------------------------------------------------------------------------
@@ -257,6 +281,7 @@ class _Turn:
         self._pending_notes: list[str] = []
         self._data_changed = False
         self._data_baseline: tuple | None = None
+        self._schema: str | None = None
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()

@@ -492,7 +492,8 @@ class Agent:
                        max_args_bytes=settings.max_tool_call_args_bytes, disabled=settings.disabled(),
                        auto_extract=self._auto_extract(session, backend), engine=engine, namespace=namespace,
                        settings=settings, clock=self._clock,
-                       budget=_context.make_budget(backend, profile, settings.max_context_tokens))
+                       budget=_context.make_budget(backend, profile, settings.max_context_tokens),
+                       schema_in_prompt=self._schema_in_prompt(backend))
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:
@@ -589,6 +590,13 @@ class Agent:
         if isinstance(profile.get("auto_extract"), bool):
             return profile["auto_extract"]
         return _backend_default(backend, "auto_extract_default")
+
+    def _schema_in_prompt(self, backend: Backend) -> bool:
+        setting = getattr(self.settings, "schema_in_prompt", None)
+        if setting is not None:
+            return bool(setting)
+        profile = getattr(backend, "profile", None)
+        return bool(getattr(profile, "is_local", False)) or backend.name == "local"
 
     def _wants_title(self, session: Any, backend: Backend) -> bool:
         setting = self.settings.auto_title

@@ -72,3 +72,21 @@ def test_real_extraction_runs_before_the_queued_turn(make_agent, settings, store
     assert "The sales data covers the first quarter of 2025" in third.system
     assert rec.of("session_memory_updated")
     assert [e.data["success"] for e in rec.of("extraction_done")] == [True, True]
+
+
+def test_schema_in_prompt_for_local_models(tmp_path, store, settings):
+    namespace = {"orders": pd.DataFrame({"id": [1, 2], "city": ["Oslo", "Rome"]})}
+    backend = ScriptedBackend(["a", "b"])
+    agent = Agent(store=store, registry=default_registry(), events=EventBus(), settings=settings, backend=backend,
+                  engine_factory=lambda s: AnalysisEngine(store.session_dir(s.id) / "analysis.duckdb",
+                                                          namespace=lambda: namespace, base_dir=tmp_path))
+    agent.open_session(None, notebook_path="orders.ipynb")
+    try:
+        agent.run("hi")
+        assert "orders" not in backend.requests[0].system          # remote default: no schema
+        settings.schema_in_prompt = True
+        agent.run("hi again")
+        system = backend.requests[1].system
+        assert "- orders (dataframe, 2 rows): id BIGINT, city VARCHAR" in system
+    finally:
+        agent.close()
