@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["FrameInfo", "find_frames", "frame_kind", "describe_frame", "IDENTIFIER"]
+__all__ = ["FrameInfo", "find_frames", "frame_kind", "describe_frame", "fingerprint", "same_fingerprint",
+           "IDENTIFIER"]
 
 IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _SAMPLES = 3
@@ -57,6 +58,41 @@ def find_frames(namespace: Mapping[str, Any]) -> dict[str, Any]:
     return dict(sorted(found.items()))
 
 
+def fingerprint(obj: Any) -> tuple[Any, ...]:
+    """What must stay the same for a registered view to still show ``obj`` as it is now.
+
+    pandas frames can change in place: a new column, or a write that copy-on-write turns into
+    a new array. Their shape, columns, dtypes and the identity of their column arrays are
+    compared (the arrays themselves are kept, so an identity is never reused). polars and
+    pyarrow tables are compared by identity, shape and schema.
+    """
+    kind = frame_kind(obj)
+    if kind == "pandas":
+        try:
+            arrays = tuple(obj._mgr.arrays)
+        except AttributeError:  # a pandas without block managers: always re-register
+            arrays = (object(),)
+        return (obj.shape, tuple(map(str, obj.columns)), tuple(map(str, obj.dtypes)), arrays)
+    if kind == "polars":
+        return (obj.shape, tuple(obj.columns), tuple(map(str, obj.dtypes)))
+    if kind == "pyarrow":
+        return (obj.num_rows, obj.schema)
+    return (object(),)
+
+
+def same_fingerprint(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y) and x and \
+                not isinstance(x[0], (str, int)):
+            if any(p is not q for p, q in zip(x, y)):
+                return False
+        elif x is not y and x != y:
+            return False
+    return True
+
+
 def _short(value: Any) -> str:
     text = repr(value) if isinstance(value, str) else str(value)
     return text if len(text) <= 60 else text[:59] + "…"
@@ -67,8 +103,9 @@ def describe_frame(name: str, obj: Any) -> FrameInfo:
     kind = frame_kind(obj)
     if kind == "pandas":
         head = obj.head(_SAMPLES)
-        columns = [(str(c), str(t)) for c, t in obj.dtypes.items()]
-        samples = {str(c): [_short(v) for v in head[c].tolist()] for c in obj.columns[:100]}
+        columns = [(str(c), str(t)) for c, t in zip(obj.columns, obj.dtypes)]
+        samples = {str(c): [_short(v) for v in head.iloc[:, i].tolist()]
+                   for i, c in enumerate(obj.columns[:100])}
         return FrameInfo(name, kind, int(len(obj)), columns, samples)
     if kind == "polars":
         head = obj.head(_SAMPLES)

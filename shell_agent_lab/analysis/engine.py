@@ -12,6 +12,7 @@ the lock, so it can stop a running query.
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import threading
@@ -25,12 +26,14 @@ import duckdb
 import pyarrow as pa
 
 from . import loader as _loader
-from .dataframes import IDENTIFIER, describe_frame, find_frames, frame_kind
+from .dataframes import IDENTIFIER, describe_frame, find_frames, fingerprint, same_fingerprint
 from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError,
                      TableNameError, UnknownTableError)
 from .render import render_rows
 from .settings import AnalysisSettings
 from .sql_gate import GatedSQL, SQLGate
+
+log = logging.getLogger(__name__)
 
 __all__ = ["AnalysisEngine", "TableInfo", "QueryResult", "quote_ident", "validate_table_name"]
 
@@ -121,6 +124,7 @@ class AnalysisEngine:
         self._namespace = namespace
         self._lock = threading.RLock()
         self._frames: dict[str, Any] = {}          # registered name -> the object registered
+        self._prints: dict[str, tuple[Any, ...]] = {}
         self._gate = SQLGate()
         self._closed = False
         self._reserved: frozenset[str] | None = None
@@ -180,6 +184,7 @@ class AnalysisEngine:
             finally:
                 self._gate.close()
                 self._frames.clear()
+                self._prints.clear()
 
     def __enter__(self) -> "AnalysisEngine":
         return self
@@ -208,26 +213,50 @@ class AnalysisEngine:
         return {r[0].lower(): r[0] for r in rows if not r[0].lower().startswith(_INTERNAL)}
 
     def refresh_dataframes(self) -> bool:
-        """Sync the registered views with the namespace; return whether anything changed."""
+        """Sync the registered views with the namespace; return whether anything changed.
+
+        A view is (re)registered when its variable is new, rebound to another object, or the
+        object changed shape, columns or (pandas) column arrays; it is dropped when the
+        variable is deleted or a loaded table takes its name. Names that differ only in case
+        are one name in SQL: the one registered first wins, else the lowercase spelling.
+        """
         with self._lock:
             self._check_open()
-            live = find_frames(self._namespace()) if self._namespace is not None else {}
+            try:
+                live = find_frames(self._namespace()) if self._namespace is not None else {}
+            except Exception:  # a namespace that cannot be read shows no DataFrames
+                log.warning("reading the notebook namespace failed", exc_info=True)
+                live = {}
             persisted = self._persisted()
+            taken: set[str] = set(persisted)
+            wanted: dict[str, Any] = {}
+            # a name already registered keeps its place; otherwise lowercase spellings first
+            order = sorted(live, key=lambda n: (n not in self._frames, n.lower(), not n.islower(), n))
+            for name in order:
+                obj = live[name]
+                if name.lower() in taken:
+                    continue
+                taken.add(name.lower())
+                wanted[name] = obj
             changed = False
             for name in list(self._frames):
-                obj = live.get(name)
-                if obj is None or obj is not self._frames[name] or name.lower() in persisted:
+                obj = wanted.get(name)
+                if obj is None or obj is not self._frames[name] or \
+                        not same_fingerprint(self._prints[name], fingerprint(obj)):
                     self._conn.unregister(name)
                     del self._frames[name]
+                    del self._prints[name]
                     changed = True
-            for name, obj in live.items():
-                if name in self._frames or name.lower() in persisted:
+            for name, obj in wanted.items():
+                if name in self._frames:
                     continue
                 try:
                     self._conn.register(name, obj)
-                except duckdb.Error:
-                    continue  # a frame DuckDB cannot scan (e.g. exotic dtypes) stays unlisted
+                except Exception:  # a frame DuckDB cannot scan (e.g. exotic dtypes) stays unlisted
+                    log.info("DataFrame %s cannot be registered", name, exc_info=True)
+                    continue
                 self._frames[name] = obj
+                self._prints[name] = fingerprint(obj)
                 changed = True
             return changed
 

@@ -168,3 +168,58 @@ def test_concurrent_queries_from_two_threads(engine, sales_csv):
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_in_place_changes_to_a_pandas_frame_are_seen(make_engine, namespace):
+    frame = pd.DataFrame({"a": [1, 2]})
+    namespace["df"] = frame
+    engine = make_engine()
+    assert engine.query("SELECT * FROM df").rows == [(1,), (2,)]
+    frame["b"] = [3, 4]
+    assert engine.query("SELECT * FROM df").rows == [(1, 3), (2, 4)]
+    frame.loc[0, "a"] = 100
+    assert engine.query("SELECT a FROM df").rows == [(100,), (2,)]
+    frame.iloc[1, 0] = 7
+    assert engine.query("SELECT a FROM df").rows == [(100,), (7,)]
+
+
+def test_odd_frames_are_listed_or_skipped_without_breaking(make_engine, namespace):
+    namespace.update(
+        ints=pd.DataFrame({0: [1], 1: [2]}),
+        dups=pd.DataFrame([[1, 2]], columns=["x", "x"]),
+        empty=pd.DataFrame(),
+        nested=pd.DataFrame({"o": [{"k": 1}, None]}),
+    )
+    engine = make_engine()
+    listed = {t.name: t.columns for t in engine.tables()}
+    assert listed["ints"] == [("0", "BIGINT"), ("1", "BIGINT")]
+    assert listed["dups"] == [("x", "BIGINT"), ("x_1", "BIGINT")]
+    assert listed["nested"] == [("o", "STRUCT(k INTEGER)")]
+    assert engine.query("SELECT x_1 FROM dups").rows == [(2,)]
+
+
+def test_names_differing_in_case_keep_the_lowercase_one(make_engine, namespace):
+    namespace.update(DF=pd.DataFrame({"v": ["upper"]}), df=pd.DataFrame({"v": ["lower"]}))
+    engine = make_engine()
+    assert [t.name for t in engine.tables()] == ["df"]
+    assert engine.query("SELECT v FROM DF").rows == [("lower",)]
+
+
+def test_a_namespace_that_raises_shows_no_frames(make_engine):
+    def broken():
+        raise RuntimeError("kernel namespace unavailable")
+
+    engine = AnalysisEngine(None, namespace=broken)
+    try:
+        assert engine.tables() == []
+        assert engine.query("SELECT 1").rows == [(1,)]
+    finally:
+        engine.close()
+
+
+def test_closed_engine_says_so(make_engine):
+    engine = make_engine()
+    engine.close()
+    engine.close()
+    with pytest.raises(Exception, match="closed"):
+        engine.query("SELECT 1")

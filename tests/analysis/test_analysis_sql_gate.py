@@ -128,21 +128,32 @@ LEGIT = [
 ]
 
 
-@pytest.fixture
-def secret_dir(tmp_path: Path) -> Path:
-    folder = tmp_path / "outside"
-    folder.mkdir()
+@pytest.fixture(scope="module")
+def secret_dir(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("outside")
     (folder / "secret.csv").write_text(f"k,v\n{SECRET},1\n")
     return folder
 
 
-@pytest.fixture
-def loaded(make_engine, namespace, sales_csv):
-    namespace["targets"] = pd.DataFrame({"region": ["north", "south", "east", "west"],
-                                         "target": [900.0, 1100.0, 1000.0, 1200.0]})
-    engine = make_engine()
-    engine.load(str(sales_csv), "sales")
-    return engine
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    """One engine for the whole module: every escape attempt runs against the same database,
+    so a single successful write or read anywhere in the corpus would show up in later checks."""
+    from shell_agent_lab.analysis import AnalysisEngine, AnalysisSettings
+
+    folder = tmp_path_factory.mktemp("gate")
+    csv = folder / "sales.csv"
+    lines = ["region,day,amount,product"]
+    for i in range(200):
+        lines.append(f"{['north', 'south', 'east', 'west'][i % 4]},2024-01-{i % 28 + 1:02d},{(i * 37) % 101 + 0.5},p{i % 7}")
+    csv.write_text("\n".join(lines) + "\n")
+    namespace = {"targets": pd.DataFrame({"region": ["north", "south", "east", "west"],
+                                          "target": [900.0, 1100.0, 1000.0, 1200.0]})}
+    engine = AnalysisEngine(folder / "analysis.duckdb", namespace=lambda: namespace, base_dir=folder,
+                            settings=AnalysisSettings(threads=1))
+    engine.load(str(csv), "sales")
+    yield engine
+    engine.close()
 
 
 def test_the_corpus_is_large_enough():
