@@ -109,3 +109,9 @@ def test_real_llama_server_chat_and_stream():
     port = int(url.rsplit(":", 1)[1])
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+
+
+def test_missing_model_file_is_a_clear_error(tmp_path):
+    backend = LocalBackend(tmp_path / "nope.gguf")
+    with pytest.raises(ConfigurationError, match="nope.gguf does not exist"):
+        backend.chat([Message("user", "x")])

@@ -235,3 +235,31 @@ def test_model_discovered_from_server(server):
     backend.chat([Message("user", "x")])
     assert backend.model == "first-model"
     assert server.chat_requests[0].json["model"] == "first-model"
+
+
+def test_cancel_while_waiting_for_headers(server):
+    server.enqueue(Reply(text="late", delay=5.0))
+    cancel = threading.Event()
+    threading.Timer(0.2, cancel.set).start()
+    started = time.monotonic()
+    with pytest.raises(CancelledError):
+        make(server).chat([Message("user", "x")], options=ChatOptions(cancel=cancel))
+    assert time.monotonic() - started < 1.5
+
+
+@pytest.mark.parametrize("raw, message", [(b"<html>proxy error</html>", "not JSON"),
+                                          (b'{"object": "chat.completion"}', "no choices"),
+                                          (b'{"error": {"message": "model crashed"}}', "model crashed")])
+def test_unusable_200_answers(server, raw, message):
+    server.enqueue(Reply(raw=raw))
+    with pytest.raises(BadResponseError, match=message):
+        make(server).chat([Message("user", "x")])
+    assert len(server.chat_requests) == 1
+
+
+def test_errors_are_one_line_with_a_hint(server):
+    server.enqueue(Reply(status=503, body="<html>\n<body>down\nfor maintenance</body>\n</html>", repeat=True))
+    with pytest.raises(BadResponseError) as info:
+        make(server, retry=RetryPolicy(attempts=1)).chat([Message("user", "x")])
+    text = str(info.value)
+    assert "\n" not in text and "503" in text and " — " in text

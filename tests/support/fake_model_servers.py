@@ -52,6 +52,7 @@ class Reply:
     usage: tuple[int, int] = (11, 7)
     repeat: bool = False               # keep answering with this reply
     model: str = "fake-model"
+    raw: bytes | None = None           # send these bytes as a 200 JSON body instead (malformed answers)
 
 
 @dataclass
@@ -230,7 +231,9 @@ class FakeOpenAIServer(_Server):
             self.send_json(handler, reply.status, body if not isinstance(body, str) else body.encode())
             return
         stream = isinstance(request.json, dict) and request.json.get("stream")
-        if stream:
+        if reply.raw is not None:
+            self.send_json(handler, 200, reply.raw)
+        elif stream:
             self._stream(handler, reply)
         else:
             self.send_json(handler, 200, self._completion(reply))
