@@ -2,7 +2,8 @@
 and what the model may learn from a turn (extraction) and how memory ages (lifecycle)."""
 from __future__ import annotations
 
-from .builder import Budget, Built, ContextBuilder
+from .budget import Budget
+from .builder import Built, ContextBuilder
 from .extraction import ExtractionResult, Extractor, auto_extract_default, auto_title_default
 from .guard import TagCollision, clean_reply, new_tag, strip_think_tags, wrap
 from .lifecycle import run_lifecycle

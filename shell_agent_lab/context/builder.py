@@ -20,10 +20,8 @@ proportion to what changed, not to the length of the session.
 """
 from __future__ import annotations
 
-import bisect
-import inspect
 import copy
-import json
+import inspect
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,8 +29,13 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..llm.types import Backend, Message
+from ._history import (
+    Older, SessionState, classify_older, is_placeholder, memory_signature, message_tokens,
+    pair_tool_calls, window_start,
+)
 from ._render import needs_marker, render_record
-from ._text import jaccard, time_marker, token_set
+from ._text import time_marker
+from .budget import Budget
 from .guard import SessionGuards, clean_reply, wrap
 from .prompt import BASE_PROMPT, RULES_FILENAME, PromptParts, RulesFile, render_system_prompt
 from .summaries import (
@@ -42,124 +45,11 @@ from .tokens import estimate_tokens
 
 __all__ = ["Budget", "Built", "ContextBuilder"]
 
-_DEAD_STATES = frozenset({"dormant", "archived"})
-_ANCHOR_CATEGORIES = frozenset({"preference", "decision"})
-
-
-@dataclass(frozen=True)
-class Budget:
-    """Token budget of one request, from the active profile. ``max_context_tokens <= 0`` = no limit."""
-
-    max_context_tokens: int = 0
-    output_reserve: int = 0
-    max_tool_result_tokens: int = 4000
-    far_share: float = 0.05
-    near_share: float = 0.15
-    anchor_threshold: float = 0.4
-    dead_topic_threshold: float = 0.4
-    #: tokens of transcript one summarizer call may receive; 0 = half the context (no limit
-    #: when the context is unlimited). Newest records are kept when a tier is longer.
-    summary_input_tokens: int = 0
-    #: the window start snaps to a grid of this share of the raw budget, so it moves in steps
-    #: and the requests in between extend each other; 0 moves it with every record
-    window_step: float = 0.5
-
-    def __post_init__(self) -> None:
-        for name in ("max_context_tokens", "output_reserve", "max_tool_result_tokens",
-                     "summary_input_tokens"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"Budget.{name} must be a whole number ≥ 0, got {value!r}")
-        for name in ("far_share", "near_share", "window_step"):
-            value = getattr(self, name)
-            if not 0 <= value < 1:
-                raise ValueError(f"Budget.{name} must be between 0 and 1 (exclusive), got {value!r}")
-        if self.far_share + self.near_share >= 1:
-            raise ValueError("Budget.far_share + near_share must stay below 1 so the raw window "
-                             f"keeps some room, got {self.far_share + self.near_share:g}")
-        for name in ("anchor_threshold", "dead_topic_threshold"):
-            value = getattr(self, name)
-            if not 0 < value <= 1:
-                raise ValueError(f"Budget.{name} must be in (0, 1], got {value!r}")
-
-    def summarizer_input(self) -> int:
-        """Token limit of one summarizer transcript (0 = unlimited)."""
-        if self.summary_input_tokens:
-            return self.summary_input_tokens
-        if self.max_context_tokens <= 0:
-            return 0
-        return max(500, (self.max_context_tokens - self.output_reserve) // 2)
-
-    def raw_budget(self, system_tokens: int) -> int | None:
-        """Tokens left for the raw window, or ``None`` when unlimited."""
-        if self.max_context_tokens <= 0:
-            return None
-        available = max(0, self.max_context_tokens - system_tokens - self.output_reserve)
-        return available - int(available * self.far_share) - int(available * self.near_share)
-
-
 @dataclass
 class Built:
     messages: list[Message]
     system_prompt: str
     stats: dict[str, Any] = field(default_factory=dict)
-
-
-def _message_tokens(message: Message) -> int:
-    tokens = estimate_tokens(message.content)
-    for call in message.tool_calls:
-        tokens += estimate_tokens(call.name) + estimate_tokens(
-            json.dumps(call.arguments, ensure_ascii=False, sort_keys=True))
-    return tokens
-
-
-def _is_placeholder(record: Any) -> bool:
-    return record.role == "assistant" and (record.content or "").startswith("[Calling:") \
-        and not getattr(record, "tool_calls", None)
-
-
-@dataclass
-class _Candidates:
-    """The summarisable part of the history for one (start, memory) state."""
-
-    anchors: list[Any]
-    remaining: list[Any]
-    anchor_indices: list[int]
-    dropped: int
-    fingerprints: list[str]
-
-
-class _SessionState:
-    """Everything cached for one session. Records are append-only, so caches only grow."""
-
-    def __init__(self) -> None:
-        self.seen = 0                    # number of store records processed
-        self.last_id: Any = None
-        self.last_seq = 0
-        self.raw: list[Any] = []         # records that may be sent (oldest first)
-        self.legacy: list[Any] = []      # legacy "summary" records
-        self.render_key: tuple[str, int] | None = None   # (tag, tool cap) the renders were made with
-        self.tokens: list[int] = []      # tokens of raw[i] as rendered in sequence
-        self.cum: list[int] = [0]        # prefix sums of tokens
-        self.messages: dict[tuple[Any, bool], Message] = {}
-        self.token_sets: dict[Any, frozenset[str]] = {}
-        self.digests: dict[Any, bytes] = {}
-        self.classes: dict[Any, tuple[bool, tuple[str, ...]]] = {}
-        self.class_sig: Any = None
-        self.candidates_key: Any = None
-        self.candidates: _Candidates | None = None
-        self.summaries: dict[str, str] = {}
-        self.tiers_key: Any = None
-        self.tiers: list[tuple[str, list[Any], int, str]] = []
-
-    def clear(self) -> None:
-        self.__init__()  # type: ignore[misc]
-
-    def reset_renders(self, key: tuple[str, int]) -> None:
-        self.render_key = key
-        self.tokens = []
-        self.cum = [0]
-        self.messages = {}
 
 
 class ContextBuilder:
@@ -175,7 +65,7 @@ class ContextBuilder:
         self._clock = clock or (lambda: datetime.now(timezone.utc))
         self._guards = SessionGuards()
         self._lock = threading.RLock()
-        self._sessions: dict[str, _SessionState] = {}
+        self._sessions: dict[str, SessionState] = {}
         try:
             params = inspect.signature(store.list_records).parameters
         except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
@@ -217,10 +107,12 @@ class ContextBuilder:
                 self._guards.rotations(session_id),
             }
             self._sync_renders(state, tag, budget.max_tool_result_tokens)
-            start = self._window_start(state, budget.raw_budget(stats["system_tokens"]),
+            start = window_start(state, budget.raw_budget(stats["system_tokens"]),
                                        budget.window_step)
             blocks = [self._legacy_block(r) for r in state.legacy]
-            cands = self._candidates(session_id, state, start, budget)
+            cands = classify_older(state, start, memory_signature(
+                self._store, session_id, budget.anchor_threshold, budget.dead_topic_threshold)
+                if start else ())
             blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats, budget)
             summary = [Message(role="system", content="\n\n".join(blocks))] if blocks else []
             anchored = self._render_slice(cands.anchors, tag, budget.max_tool_result_tokens,
@@ -238,7 +130,7 @@ class ContextBuilder:
             stats["summarized_records"] = len(cands.remaining)
             stats["window_start"] = start
             stats["total_tokens"] = stats["system_tokens"] + stats["raw_tokens"] + sum(
-                _message_tokens(m) for m in (*summary, *anchored, *extra))
+                message_tokens(m) for m in (*summary, *anchored, *extra))
             stats["guard_rotations"] = self._guards.rotations(session_id)
             return Built(messages=messages, system_prompt=system, stats=stats)
 
@@ -275,13 +167,13 @@ class ContextBuilder:
 
     # --- records and renders ------------------------------------------------------------------
 
-    def _state(self, session_id: str) -> _SessionState:
+    def _state(self, session_id: str) -> SessionState:
         state = self._sessions.get(session_id)
         if state is None:
-            state = self._sessions[session_id] = _SessionState()
+            state = self._sessions[session_id] = SessionState()
         return state
 
-    def _sync_records(self, session_id: str, state: _SessionState) -> list[Any]:
+    def _sync_records(self, session_id: str, state: SessionState) -> list[Any]:
         """Fetch records appended since the last call (all of them the first time); return them."""
         if state.seen and self._incremental:
             fresh = self._store.list_records(session_id, after_seq=state.last_seq)
@@ -294,7 +186,7 @@ class ContextBuilder:
         for record in fresh:
             if record.role == "summary":
                 state.legacy.append(record)
-            elif record.role in ("user", "assistant", "tool") and not _is_placeholder(record):
+            elif record.role in ("user", "assistant", "tool") and not is_placeholder(record):
                 state.raw.append(record)
         if fresh:
             state.seen += len(fresh)
@@ -302,16 +194,16 @@ class ContextBuilder:
             state.last_seq = fresh[-1].seq
         return fresh
 
-    def _sync_renders(self, state: _SessionState, tag: str, tool_cap: int) -> None:
+    def _sync_renders(self, state: SessionState, tag: str, tool_cap: int) -> None:
         key = (tag, tool_cap)
         if state.render_key != key:
             state.reset_renders(key)
         for i in range(len(state.tokens), len(state.raw)):
             message = self._render(state, i, first=(i == 0))
-            state.tokens.append(_message_tokens(message))
+            state.tokens.append(message_tokens(message))
             state.cum.append(state.cum[-1] + state.tokens[-1])
 
-    def _render(self, state: _SessionState, i: int, *, first: bool) -> Message:
+    def _render(self, state: SessionState, i: int, *, first: bool) -> Message:
         record = state.raw[i]
         previous = state.raw[i - 1].created_at if i > 0 else None
         marker = needs_marker(record.role, record.created_at, previous, first)
@@ -323,28 +215,13 @@ class ContextBuilder:
             state.messages[key] = message
         return message
 
-    def _window_start(self, state: _SessionState, raw_budget: int | None, step: float) -> int:
-        n = len(state.raw)
-        if n == 0 or raw_budget is None:
-            return 0
-        cum = state.cum
-        smallest = min(bisect.bisect_left(cum, cum[n] - raw_budget), n - 1)
-        grid = int(raw_budget * step)
-        start = smallest
-        if grid > 0:
-            line = -(-cum[smallest] // grid) * grid
-            start = min(max(bisect.bisect_left(cum, line), smallest), n - 1)
-        while start < n - 1 and state.raw[start].role == "tool":
-            start += 1                       # never open the window with an orphan tool result
-        return start
-
-    def _window_messages(self, state: _SessionState, start: int) -> list[Message]:
+    def _window_messages(self, state: SessionState, start: int) -> list[Message]:
         out = [copy.copy(self._render(state, i, first=(i == start)))
                for i in range(start, len(state.raw))]
         if len(state.messages) > 4 * (len(out) + 64):
             keep = {(r.id, m) for r in state.raw[start:] for m in (True, False)}
             state.messages = {k: v for k, v in state.messages.items() if k in keep}
-        return _pair_tool_calls(out)
+        return pair_tool_calls(out)
 
     def _render_slice(self, records: list[Any], tag: str, cap: int, *, anchors: bool) -> list[Message]:
         out: list[Message] = []
@@ -363,58 +240,7 @@ class ContextBuilder:
 
     # --- older records: anchors, dead topics, summaries ---------------------------------------
 
-    def _memory_signature(self, session_id: str, budget: Budget) -> tuple:
-        anchors = tuple(sorted({e.fact for e in self._store.global_memory.list()
-                                if e.category in _ANCHOR_CATEGORIES}))
-        dead, live = set(), set()
-        for entry in self._store.session_memory.list(session_id):
-            (dead if entry.state in _DEAD_STATES else live).add(entry.fact)
-        return (anchors, tuple(sorted(dead)), tuple(sorted(live)),
-                budget.anchor_threshold, budget.dead_topic_threshold)
-
-    def _candidates(self, session_id: str, state: _SessionState, start: int,
-                    budget: Budget) -> _Candidates:
-        if start == 0:
-            return _Candidates([], [], [], 0, [])
-        sig = self._memory_signature(session_id, budget)
-        key = (start, sig)
-        if state.candidates_key == key and state.candidates is not None:
-            return state.candidates
-        if state.class_sig != sig:
-            state.class_sig, state.classes = sig, {}
-        anchor_sets = [token_set(f) for f in sig[0]]
-        dead_sets = [(f, token_set(f)) for f in sig[1]]
-        live_sets = [token_set(f) for f in sig[2]]
-        athr, dthr = sig[3], sig[4]
-        result = _Candidates([], [], [], 0, [])
-        fingerprints: set[str] = set()
-        for index, record in enumerate(state.raw[:start]):
-            cls = state.classes.get(record.id)
-            if cls is None:
-                words = state.token_sets.get(record.id)
-                if words is None:
-                    words = state.token_sets[record.id] = token_set(record.content or "")
-                if any(jaccard(words, a) >= athr for a in anchor_sets):
-                    cls = (True, ())
-                else:
-                    hits = tuple(f for f, d in dead_sets if jaccard(words, d) >= dthr)
-                    if hits and any(jaccard(words, live) >= dthr for live in live_sets):
-                        hits = ()
-                    cls = (False, hits)
-                state.classes[record.id] = cls
-            if cls[0]:
-                result.anchors.append(record)
-                result.anchor_indices.append(index)
-            elif cls[1]:
-                result.dropped += 1
-                fingerprints.update(cls[1])
-            else:
-                result.remaining.append(record)
-        result.fingerprints = sorted(fingerprints)
-        state.candidates_key, state.candidates = key, result
-        return result
-
-    def _summary_blocks(self, session_id: str, state: _SessionState, cands: _Candidates,
+    def _summary_blocks(self, session_id: str, state: SessionState, cands: Older,
                         summarizer: Backend | None, tag: str, stats: dict[str, Any],
                         budget: Budget) -> list[str]:
         summarizer_id = summarizer.identity if summarizer is not None else "none"
@@ -451,11 +277,11 @@ class ContextBuilder:
             blocks.append("\n".join(lines))
         return blocks
 
-    def _tiers(self, state: _SessionState, cands: _Candidates,
+    def _tiers(self, state: SessionState, cands: Older,
                summarizer_id: str) -> list[tuple[str, list[Any], int, str]]:
         """(tier, records, dropped, key) for the far and near tiers; cached per candidate set."""
-        memo = (id(cands), summarizer_id)
-        if state.tiers_key == memo:
+        memo = (state.candidates_key, summarizer_id) if cands is state.candidates else None
+        if memo is not None and state.tiers_key == memo:
             return state.tiers
         remaining = cands.remaining
         mid = len(remaining) // 2
@@ -476,7 +302,7 @@ class ContextBuilder:
         state.tiers_key, state.tiers = memo, out
         return out
 
-    def _cached_summary(self, session_id: str, state: _SessionState, key: str) -> str:
+    def _cached_summary(self, session_id: str, state: SessionState, key: str) -> str:
         text = state.summaries.get(key)
         if text is not None:
             return text
@@ -486,7 +312,7 @@ class ContextBuilder:
         state.summaries[key] = entry.summary
         return entry.summary
 
-    def _put_summary(self, session_id: str, state: _SessionState, key: str, tier: str,
+    def _put_summary(self, session_id: str, state: SessionState, key: str, tier: str,
                      summarizer_id: str, records: list[Any], text: str) -> None:
         entry = _summary_entry(key=key, kind=KIND, tier=tier, summarizer_id=summarizer_id,
                                from_ts=records[0].created_at, to_ts=records[-1].created_at,
@@ -500,31 +326,6 @@ class ContextBuilder:
     def _legacy_block(record: Any) -> str:
         when = f" — {time_marker(record.created_at)}" if record.created_at else ""
         return f"[Summary of earlier conversation{when}]\n{record.content or ''}"
-
-
-def _pair_tool_calls(messages: list[Message]) -> list[Message]:
-    """Keep native tool calling consistent: every call answered, every answer called.
-
-    Calls without a result in the window are dropped from their assistant message (an
-    assistant message left empty is dropped); results whose call is not in the window become
-    user text labelled with the tool's name.
-    """
-    answered = {m.tool_call_id for m in messages if m.role == "tool" and m.tool_call_id}
-    out: list[Message] = []
-    called: set[str] = set()
-    for message in messages:
-        if message.role == "assistant" and message.tool_calls:
-            calls = [c for c in message.tool_calls if c.id in answered]
-            if len(calls) != len(message.tool_calls):
-                message.tool_calls = calls
-            if not calls and not message.content:
-                continue
-            called.update(c.id for c in calls)
-        elif message.role == "tool" and message.tool_call_id not in called:
-            label = f"[Result of tool {message.name or 'unknown'}]"
-            message = Message(role="user", content=f"{label}\n{message.content}")
-        out.append(message)
-    return out
 
 
 def _summary_entry(**fields: Any) -> Any:
