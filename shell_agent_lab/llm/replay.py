@@ -62,6 +62,31 @@ def scrub_secrets(text: str, env: Mapping[str, str] | None = None) -> str:
     return text
 
 
+#: text that differs between runs of the same conversation (clock, random nonces, ids made
+#: from dates, temporary and machine-specific paths): masked in the request key only
+_VOLATILE = [
+    (re.compile(r"\[Time: [^\]\n]*\]"), "[Time: *]"),
+    (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})? UTC\]"), "[TIME]"),
+    (re.compile(r"\b([a-z][a-z_]*)_[0-9a-f]{32}\b"), r"\1_NONCE"),
+    (re.compile(r"\(learned \d{4}-\d{2}-\d{2}\)"), "(learned DATE)"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2} \((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\)"), "DATE"),
+    (re.compile(r"\bf-\d{8}-\d{3,}\b"), "f-ID"),
+    (re.compile(r"\bsess-\d+-[0-9a-f]+\b"), "sess-ID"),
+    (re.compile(r"/tmp/tmp[A-Za-z0-9_]+"), "/tmp/TMP"),
+]
+
+
+def mask_volatile(text: str, env: Mapping[str, str] | None = None) -> str:
+    """``text`` with run-specific parts replaced by placeholders (see ``_VOLATILE``)."""
+    env = os.environ if env is None else env
+    for value, name in ((env.get("SHELL_AGENT_LAB_DATA_DIR", ""), "$DATA_DIR"), (os.getcwd(), "$CWD")):
+        if len(value) > 1:
+            text = text.replace(value, name)
+    for pattern, replacement in _VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
                       env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A stable, secret-free description of a request (the cassette's ``request``)."""
@@ -79,7 +104,7 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
 
     out = []
     for m in messages:
-        entry: dict[str, Any] = {"role": m.role, "content": scrub_secrets(m.content, env)}
+        entry: dict[str, Any] = {"role": m.role, "content": mask_volatile(scrub_secrets(m.content, env), env)}
         if m.tool_calls:
             entry["tool_calls"] = [{"id": norm_id(c.id), "name": c.name, "arguments": scrub_value(c.arguments)}
                                    for c in m.tool_calls]
