@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import inspect
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -55,6 +56,9 @@ class Built:
 class ContextBuilder:
     """Builds the messages of each request for a session (see the module docstring)."""
 
+    #: sessions whose render caches are kept; older ones are rebuilt on their next turn
+    max_cached_sessions = 8
+
     def __init__(self, store: Any, *, base_prompt: str | None = None, rules_path: Path | None = None,
                  clock: Callable[[], datetime] | None = None) -> None:
         self._store = store
@@ -65,7 +69,8 @@ class ContextBuilder:
         self._clock = clock or (lambda: datetime.now(timezone.utc))
         self._guards = SessionGuards()
         self._lock = threading.RLock()
-        self._sessions: dict[str, SessionState] = {}
+        #: per-session caches, most recently used last (a kernel may visit many sessions)
+        self._sessions: OrderedDict[str, SessionState] = OrderedDict()
         try:
             params = inspect.signature(store.list_records).parameters
         except (TypeError, ValueError):  # pragma: no cover - builtins without signatures
@@ -171,6 +176,10 @@ class ContextBuilder:
         state = self._sessions.get(session_id)
         if state is None:
             state = self._sessions[session_id] = SessionState()
+            while len(self._sessions) > self.max_cached_sessions:
+                self._sessions.popitem(last=False)   # rebuilt from the store if visited again
+        else:
+            self._sessions.move_to_end(session_id)
         return state
 
     def _sync_records(self, session_id: str, state: SessionState) -> list[Any]:

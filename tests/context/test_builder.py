@@ -338,3 +338,18 @@ def test_summarizer_input_is_bounded_keeping_the_newest_records(session, summari
         assert estimate_tokens(body) <= 800 + 60
         assert "earlier records omitted to fit the summarizer" in body
     assert "z" * 1000 not in summarizer.requests[0][1].content
+
+
+def test_caches_of_many_sessions_are_bounded_and_rebuilt_identically(store, clock):
+    from .conftest import Session
+
+    builder = ContextBuilder(store)
+    sessions = [Session(store, clock) for _ in range(ContextBuilder.max_cached_sessions + 3)]
+    first = []
+    for s in sessions:
+        s.add("user", "question")
+        first.append([m.content for m in builder.build(s.id, budget=Budget(), summarizer=None).messages])
+    assert len(builder._sessions) == ContextBuilder.max_cached_sessions
+    again = [[m.content for m in builder.build(s.id, budget=Budget(), summarizer=None).messages]
+             for s in sessions]
+    assert again == first            # same guard tag, same bytes after the cache was dropped
