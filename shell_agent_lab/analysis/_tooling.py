@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from ..llm.errors import LLMError
 from ..llm.types import Message
 from ..store.errors import StoreError
 from ..tools.registry import ToolContext, ToolError
@@ -83,6 +84,8 @@ def guarded(fn: Callable[[ToolContext, dict[str, Any]], Any]) -> Callable[[ToolC
             return fn(ctx, args or {})
         except (AnalysisError, StoreError) as exc:
             raise ToolError(str(exc)) from exc
+        except LLMError as exc:
+            raise ToolError(f"the model call inside this tool failed: {exc}") from exc
     handler.__name__ = fn.__name__
     handler.__doc__ = fn.__doc__
     return handler

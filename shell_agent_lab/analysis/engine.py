@@ -353,14 +353,18 @@ class AnalysisEngine:
             self.refresh_dataframes()
             return self._gate.check(sql, self._known())
 
-    def query(self, sql: str, *, path: Path_ = "chat", timeout: float | None = None) -> QueryResult:
-        """Run one validated read-only SELECT and return its rows, within the path's row cap."""
+    def query(self, sql: str, *, path: Path_ = "chat", timeout: float | None = None,
+              cancel: threading.Event | None = None) -> QueryResult:
+        """Run one validated read-only SELECT and return its rows, within the path's row cap.
+
+        ``timeout`` (seconds; default from settings, 0 for none) and ``cancel`` interrupt it.
+        """
         if path not in ("chat", "analyze"):
             raise AnalysisError(f"unknown query path {path!r}; use 'chat' or 'analyze'.")
         cap = self.settings.max_query_rows if path == "chat" else self.settings.max_analyze_rows
         with self._lock:
             gated = self.check_sql(sql)
-            return self._run(gated.sql, cap=cap, path=path, timeout=timeout)
+            return self._run(gated.sql, cap=cap, path=path, timeout=timeout, cancel=cancel)
 
     def preview(self, name: str, limit: int = 10) -> QueryResult:
         """The first ``limit`` rows (clamped to 1–1,000) of a table or DataFrame."""
@@ -389,22 +393,38 @@ class AnalysisEngine:
             _, canonical = self._resolve(name)
             return int(self._conn.execute(f"SELECT count(*) FROM {quote_ident(canonical)}").fetchall()[0][0])
 
-    def _run(self, sql: str, *, cap: int, path: str, timeout: float | None) -> QueryResult:
+    def _watch(self, limit: float | None, cancel: threading.Event | None,
+               done: threading.Event, timed_out: threading.Event) -> threading.Thread | None:
+        """Interrupt the running query at the deadline or when ``cancel`` is set."""
+        if not (limit and limit > 0) and cancel is None:
+            return None
+        deadline = time.monotonic() + limit if limit and limit > 0 else None
+
+        def watch() -> None:
+            while not done.is_set():
+                if cancel is not None and cancel.is_set():
+                    self.interrupt()
+                    return
+                if deadline is not None and time.monotonic() >= deadline:
+                    timed_out.set()
+                    self.interrupt()
+                    return
+                remaining = 0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic()))
+                done.wait(remaining)
+
+        watcher = threading.Thread(target=watch, name="analysis-query-watch", daemon=True)
+        watcher.start()
+        return watcher
+
+    def _run(self, sql: str, *, cap: int, path: str, timeout: float | None,
+             cancel: threading.Event | None = None) -> QueryResult:
         self._check_open()
         limit = self.settings.query_timeout if timeout is None else timeout
-        timed_out = threading.Event()
-        timer: threading.Timer | None = None
-        if limit and limit > 0:
-            def fire() -> None:
-                timed_out.set()
-                self.interrupt()
-            timer = threading.Timer(limit, fire)
-            timer.daemon = True
+        done, timed_out = threading.Event(), threading.Event()
         started = time.perf_counter()
         reader = None
+        watcher = self._watch(limit, cancel, done, timed_out)
         try:
-            if timer is not None:
-                timer.start()
             relation = self._conn.sql(sql)
             columns = list(relation.columns)
             types = [str(t) for t in relation.types]
@@ -422,17 +442,18 @@ class AnalysisEngine:
                 raise QueryTimeoutError(
                     f"query stopped after {limit:g} s; filter with WHERE, aggregate, or sample "
                     "(USING SAMPLE 10%) to make it faster.") from exc
-            raise QueryFailedError("query interrupted.") from exc
+            raise QueryFailedError("query cancelled.") from exc
         except duckdb.Error as exc:
             raise QueryFailedError(f"query failed: {_first_line(exc)}") from exc
         finally:
-            if timer is not None:
-                timer.cancel()
+            done.set()
             if reader is not None:
                 try:
                     reader.close()
                 except Exception:  # pragma: no cover - closing never matters more than the error
                     pass
+            if watcher is not None:
+                watcher.join()
         return QueryResult(sql=sql, columns=columns, types=types, table=table,
                            elapsed=time.perf_counter() - started, path=path)
 

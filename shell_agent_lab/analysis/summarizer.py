@@ -63,6 +63,8 @@ class AnalysisRun:
     evicted: int = 0
     unparsed: int = 0
     cancelled: bool = False
+    #: why the run stopped early (a failed model call, a guard-marker collision), else ""
+    error: str = ""
 
 
 def windows(total: int, size: int = WINDOW_ROWS, overlap: int = WINDOW_OVERLAP) -> list[tuple[int, int]]:
@@ -156,7 +158,11 @@ def run_windows(spans: Sequence[tuple[int, int]], fetch: Fetch, ask: Callable[[s
                 progress: Callable[[int, int], None] | None = None,
                 cancel: threading.Event | None = None, max_findings: int = MAX_FINDINGS,
                 system_prompt: str = SYSTEM_PROMPT) -> AnalysisRun:
-    """Analyse each span in order. ``fetch`` returns ``(columns, rows)`` or ready text (chunks)."""
+    """Analyse each span in order. ``fetch`` returns ``(columns, rows)`` or ready text (chunks).
+
+    A failing ``wrap`` (the data holds the guard marker) or ``ask`` stops the run: what earlier
+    windows found is kept and ``run.error`` says where and why. Nothing unwrapped is sent.
+    """
     run = AnalysisRun()
     total = len(spans)
     for k, (offset, limit) in enumerate(spans, start=1):
@@ -171,9 +177,14 @@ def run_windows(spans: Sequence[tuple[int, int]], fetch: Fetch, ask: Callable[[s
             columns, rows = fetched
             data = rows_to_json(columns, rows, first_row=offset)
             where = f"{label} {offset + 1}-{offset + len(rows)} (window {k}/{total})"
-        message = (f"Analysis goal: {goal}\n\nRunning summary so far: {run.summary or '(none yet)'}\n\n"
-                   f"Data, {where}:\n{wrap(data)}")
-        reply = parse_reply(ask(system_prompt, message), window=k)
+        try:
+            message = (f"Analysis goal: {goal}\n\nRunning summary so far: {run.summary or '(none yet)'}\n\n"
+                       f"Data, {where}:\n{wrap(data)}")
+            answer = ask(system_prompt, message)
+        except Exception as exc:  # keep what earlier windows found; the caller reports the stop
+            run.error = f"stopped at window {k}/{total}: {exc}"
+            break
+        reply = parse_reply(answer, window=k)
         run.calls += 1
         run.windows += 1
         if not reply.parsed:
@@ -193,6 +204,8 @@ def render_report(run: AnalysisRun, *, title: str, goal: str, source: str) -> st
     lines = [f"# {title}", "", f"**Goal:** {goal}", f"**Source:** {source} — {run.windows} window(s) analysed", ""]
     if run.cancelled:
         lines += ["_Stopped early: the analysis was cancelled._", ""]
+    if run.error:
+        lines += [f"_Stopped early: {run.error}_", ""]
     lines += ["## Summary", "", run.summary or "_No summary was produced._", "", "## Findings", ""]
     if not run.findings:
         lines.append("_No findings._")

@@ -65,7 +65,7 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
 @guarded
 def _query_sql(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    result = engine_of(ctx).query(text_arg(args, "sql"), path="chat")
+    result = engine_of(ctx).query(text_arg(args, "sql"), path="chat", cancel=ctx.cancel)
     return ToolResult(_result_text(ctx, result), data=_result_payload(result))
 
 
@@ -83,7 +83,7 @@ def _query_preview(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     sql = extract_sql(reply)
     if not sql:
         raise ToolError("the model wrote no SQL for this question; rephrase it or use query_sql.")
-    result = engine.query(sql, path="chat")
+    result = engine.query(sql, path="chat", cancel=ctx.cancel)
     return ToolResult(f"SQL:\n```sql\n{sql}\n```\n\n{_result_text(ctx, result)}", data=_result_payload(result))
 
 
@@ -95,7 +95,7 @@ _SUMMARY_PROMPT = (
 
 @guarded
 def _quick_summary(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
-    result = engine_of(ctx).query(text_arg(args, "sql"), path="chat")
+    result = engine_of(ctx).query(text_arg(args, "sql"), path="chat", cancel=ctx.cancel)
     text = result.to_text(max_rows=10_000, max_chars=MAX_MODEL_INPUT_CHARS)
     summary = ask_model(ctx, _SUMMARY_PROMPT, wrap(ctx, text))
     return ToolResult(summary or "(the model returned no summary)\n\n" + text, data=_result_payload(result))
@@ -152,7 +152,7 @@ def _create_chart(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     engine = engine_of(ctx)
     sql = text_arg(args, "sql")
     title = text_arg(args, "title", required=False, max_chars=200)
-    result = engine.query(sql, path="chat")
+    result = engine.query(sql, path="chat", cancel=ctx.cancel)
     max_rows = engine.settings.max_chart_rows
     spec = charts.build_spec(result.columns, result.rows, mark=args.get("mark"),
                              encoding=args.get("encoding"), title=title, max_rows=max_rows)

@@ -78,11 +78,14 @@ def _analyze_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         spans, fetch, lambda system, user: ask_model(ctx, system, user), goal=goal, label=f"{table} rows",
         wrap=lambda text: wrap(ctx, text), cancel=ctx.cancel,
         progress=lambda k, n: ctx.progress(f"window {k}/{n}", k, n))
+    if run.error and run.windows == 0:
+        raise ToolError(f"analysis {run.error}")
     ids, duplicates = promote_run(ctx, run, tag=table, source="analyze_data")
     report = summarizer.render_report(run, title=f"Analysis of {table}", goal=goal, source=f"table {table}, {total:,} rows")
     saved = save_report(ctx, f"Analysis of {table}", report)
     lines = [f"Analysed {table}: {run.windows} window(s) of up to {summarizer.WINDOW_ROWS} rows"
-             + (" (cancelled early)" if run.cancelled else "") + ".",
+             + (" (cancelled early)" if run.cancelled else "") + "."
+             + (f" It {run.error}." if run.error else ""),
              f"Summary: {run.summary or '(none)'}",
              f"Findings recorded: {len(ids)}" + (f" ({duplicates} already known)" if duplicates else "") + "."]
     for finding in run.findings[:20]:

@@ -183,11 +183,14 @@ def _analyze_text(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         spans, fetch, lambda system, user: ask_model(ctx, system, user), goal=perspective,
         label=f"{name} chunk", wrap=lambda text: wrap(ctx, text), cancel=ctx.cancel,
         progress=lambda k, n: ctx.progress(f"chunk {k}/{n}", k, n), system_prompt=_TEXT_SYSTEM)
+    if run.error and run.windows == 0:
+        raise ToolError(f"analysis {run.error}")
     ids, duplicates = promote_run(ctx, run, tag=name[:60], source="analyze_text")
     report = summarizer.render_report(run, title=f"Reading of {name}", goal=perspective,
                                       source=f"object {meta.id}, lines {start}-{end}")
     saved = save_report(ctx, f"Reading of {name}", report)
-    lines_out = [f"Read {name} in {run.windows} chunk(s)" + (" (cancelled early)" if run.cancelled else "") + ".",
+    lines_out = [f"Read {name} in {run.windows} chunk(s)" + (" (cancelled early)" if run.cancelled else "") + "."
+             + (f" It {run.error}." if run.error else ""),
                  f"Summary: {run.summary or '(none)'}",
                  f"Findings recorded: {len(ids)}" + (f" ({duplicates} already known)" if duplicates else "") + "."]
     lines_out += [f"- [{f.severity}] {f.description}" for f in run.findings[:20]]

@@ -223,3 +223,12 @@ def test_closed_engine_says_so(make_engine):
     engine.close()
     with pytest.raises(Exception, match="closed"):
         engine.query("SELECT 1")
+
+
+def test_cancel_interrupts_a_running_query(make_engine):
+    engine = make_engine()
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    with pytest.raises(Exception, match="cancelled"):
+        engine.query("SELECT count(*) FROM range(100000000000) a", timeout=0, cancel=cancel)
+    assert engine.query("SELECT 1").rows == [(1,)]

@@ -135,3 +135,33 @@ def test_report_has_summary_findings_and_severity_sections():
     assert report.index("### Critical (1)") < report.index("### Low (1)")
     assert "- Spike on 2024-02-16 — evidence: 99999" in report
     assert "_No findings._" in sm.render_report(sm.AnalysisRun(), title="t", goal="g", source="s")
+
+
+def test_a_failing_model_call_keeps_earlier_findings():
+    answers = iter(['{"summary": "one", "new_findings": [{"description": "kept", "severity": "high"}]}'])
+
+    def ask(system, user):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise ConnectionError("endpoint went away") from None
+
+    run = sm.run_windows(sm.windows(300), lambda o, n: (["v"], [(1,)] * n), ask, goal="g")
+    assert run.windows == 1 and [f.description for f in run.findings] == ["kept"]
+    assert run.error == "stopped at window 2/4: endpoint went away"
+    assert "_Stopped early: stopped at window 2/4" in sm.render_report(run, title="t", goal="g", source="s")
+
+
+def test_a_guard_collision_stops_before_anything_unwrapped_is_sent():
+    sent = []
+
+    def wrap(text):
+        if "user_data_" in text:
+            raise ValueError("data contains the guard marker")
+        return f"<g>{text}</g>"
+
+    rows = {0: [("fine",)], 1: [("user_data_abc",)]}
+    run = sm.run_windows([(0, 1), (1, 1)], lambda o, n: (["v"], rows[o]),
+                         lambda s, u: sent.append(u) or "{}", goal="g", wrap=wrap)
+    assert len(sent) == 1 and "user_data_" not in sent[0]
+    assert run.error.startswith("stopped at window 2/2: data contains the guard marker")

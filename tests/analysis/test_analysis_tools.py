@@ -214,3 +214,24 @@ def test_analyze_text_chunks_and_promotes(tools, make_ctx, store, session_id):
     assert "# Results" in "\n".join(r.last_user for r in backend.requests)
     assert all(f.source == "analyze_text" for f in store.findings.list(session_id))
     assert result.data["report"]["id"]
+
+
+def test_a_model_failure_inside_a_tool_is_a_tool_error(tools, make_ctx, engine, sales_csv):
+    from shell_agent_lab.llm.errors import UnreachableError
+
+    engine.load(str(sales_csv), "sales")
+    backend = ScriptedBackend([UnreachableError("connection refused")])
+    with pytest.raises(ToolError, match="model call inside this tool failed: connection refused"):
+        run(tools, "query_preview", make_ctx(backend), question="how many?")
+
+
+def test_analyze_data_keeps_findings_when_the_model_fails_midway(tools, make_ctx, engine, store, session_id, sales_csv):
+    from shell_agent_lab.llm.errors import RateLimitedError
+
+    engine.load(str(sales_csv), "sales")
+    backend = ScriptedBackend([json.dumps({"summary": "s", "new_findings": [
+        {"description": "North peaks on day 3", "severity": "medium"}]}), RateLimitedError("quota exhausted")])
+    result = run(tools, "analyze_data", make_ctx(backend), prompt="peaks")
+    assert "stopped at window 2/3: quota exhausted" in result.content
+    assert [f.content for f in store.findings.list(session_id)] == ["North peaks on day 3"]
+    assert "_Stopped early" in result.data["report"]["content"]
