@@ -56,6 +56,7 @@ class Database:
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
+        self.rollback_hooks: list = []  # called after any write transaction rolls back
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
             raise StoreError(f"{path} is not readable and writable by this user; fix its permissions")
         if not path.exists():
@@ -130,6 +131,8 @@ class Database:
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
+                for hook in self.rollback_hooks:
+                    hook()
                 raise
             else:
                 conn.execute("COMMIT")

@@ -183,6 +183,65 @@ def m003_memory_signatures(db: sqlite3.Connection) -> None:
         )
 
 
+@migration
+def m004_memory_change_tracking(db: sqlite3.Connection) -> None:
+    """A per-scope render version, a change log for in-process token caches, and an index of
+    the rendered rows."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE memory_versions (scope TEXT PRIMARY KEY, v INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TRIGGER memory_version_insert AFTER INSERT ON memory BEGIN
+            INSERT INTO memory_versions (scope, v) VALUES (NEW.scope, 1)
+            ON CONFLICT (scope) DO UPDATE SET v = v + 1;
+        END;
+        CREATE TRIGGER memory_version_delete AFTER DELETE ON memory BEGIN
+            INSERT INTO memory_versions (scope, v) VALUES (OLD.scope, 1)
+            ON CONFLICT (scope) DO UPDATE SET v = v + 1;
+        END;
+        CREATE TRIGGER memory_version_update AFTER UPDATE ON memory
+        WHEN OLD.fact IS NOT NEW.fact OR OLD.native_fact IS NOT NEW.native_fact
+          OR OLD.category IS NOT NEW.category OR OLD.source IS NOT NEW.source
+          OR OLD.state IS NOT NEW.state OR OLD.superseded_by IS NOT NEW.superseded_by
+          OR OLD.suggested IS NOT NEW.suggested OR OLD.created_at IS NOT NEW.created_at
+        BEGIN
+            INSERT INTO memory_versions (scope, v) VALUES (NEW.scope, 1)
+            ON CONFLICT (scope) DO UPDATE SET v = v + 1;
+        END;
+
+        CREATE TABLE memory_changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            scope TEXT NOT NULL,
+            entry_id INTEGER NOT NULL
+        );
+        CREATE INDEX memory_changes_by_scope ON memory_changes (scope, seq);
+        CREATE TRIGGER memory_change_insert AFTER INSERT ON memory BEGIN
+            INSERT INTO memory_changes (scope, entry_id) VALUES (NEW.scope, NEW.id);
+        END;
+        CREATE TRIGGER memory_change_delete AFTER DELETE ON memory BEGIN
+            INSERT INTO memory_changes (scope, entry_id) VALUES (OLD.scope, OLD.id);
+        END;
+        CREATE TRIGGER memory_change_update AFTER UPDATE OF fact, sim_tokens, superseded_by ON memory
+        BEGIN
+            INSERT INTO memory_changes (scope, entry_id) VALUES (NEW.scope, NEW.id);
+        END;
+        CREATE TRIGGER memory_changes_prune AFTER INSERT ON memory_changes
+        WHEN NEW.seq % 1000 = 0 BEGIN
+            DELETE FROM memory_changes WHERE seq <= NEW.seq - 20000;
+        END;
+
+        CREATE INDEX memory_rendered ON memory (scope, created_at, id)
+        WHERE superseded_by IS NULL AND state IN ('fresh', 'active');
+
+        -- near-duplicate lookup now runs on the in-process token cache
+        DROP TRIGGER memory_tokens_df_add;
+        DROP TRIGGER memory_tokens_df_remove;
+        DROP TABLE memory_token_df;
+        DROP TABLE memory_tokens;
+        """,
+    )
+
+
 def migrate(db: sqlite3.Connection) -> int:
     """Bring ``db`` up to the newest schema inside one ``BEGIN IMMEDIATE`` transaction.
 

@@ -7,14 +7,15 @@ rendered nor listed by default. Over the cap, one entry is evicted in lifecycle 
 """
 from __future__ import annotations
 
-import math
 import sqlite3
+import threading
 from datetime import datetime
 from typing import Iterable, Iterator, Sequence
 
 from . import lifecycle, render, similarity
 from ._db import Database
 from ._time import Clock, from_db, to_db
+from ._token_cache import TokenCache
 from .errors import NotFoundError, ValidationError
 from .models import (
     GLOBAL_CATEGORIES,
@@ -70,6 +71,16 @@ class _MemoryCore:
         self._db = db
         self._clock = clock
         self._caps = caps
+        self._tokens = TokenCache()
+        self._rendered: dict[str, tuple[int, str]] = {}
+        self._render_lock = threading.Lock()
+        db.rollback_hooks.append(self._forget_caches)
+
+    def _forget_caches(self) -> None:
+        """A rolled-back write may have been seen by a cache: start over."""
+        self._tokens.clear()
+        with self._render_lock:
+            self._rendered.clear()
 
     # --- validation -----------------------------------------------------------------------
     def _clean_fact(self, fact: object, what: str = "fact") -> str:
@@ -127,56 +138,20 @@ class _MemoryCore:
     def _fuzzy_match(
         self, conn: sqlite3.Connection, scope: str, sig: similarity.Signature
     ) -> MemoryEntry | None:
-        tokens = sig.tokens
-        if not tokens:
-            return None
-        threshold = similarity.CONSOLIDATION_THRESHOLD
-        # Any B with J(A, B) >= t shares >= ceil(t|A|) tokens with A, so it must contain one of
-        # the |A| - ceil(t|A|) + 1 rarest tokens of A (pigeonhole): probe only those.
-        must_share = max(1, math.ceil(threshold * len(tokens) - 1e-9))
-        probe_count = len(tokens) - must_share + 1
-        ordered = sorted(tokens)
-        df = dict(
-            conn.execute(
-                f"SELECT token, n FROM memory_token_df WHERE scope = ? AND token IN "
-                f"({','.join('?' * len(ordered))})",
-                (scope, *ordered),
-            ).fetchall()
-        )
-        probe = sorted(ordered, key=lambda t: (df.get(t, 0), t))[:probe_count]
-        probe = [t for t in probe if df.get(t, 0) > 0]
-        if not probe:
-            return None
-        low, high = len(tokens) * threshold, len(tokens) / threshold
-        rows = conn.execute(
-            "SELECT id, sim_tokens FROM memory WHERE id IN (SELECT entry_id FROM memory_tokens "
-            f"WHERE scope = ? AND token IN ({','.join('?' * len(probe))})) "
-            "AND superseded_by IS NULL AND token_count BETWEEN ? AND ?",
-            (scope, *probe, math.floor(low), math.ceil(high)),
-        ).fetchall()
-        scored = []
-        for entry_id, other in rows:
-            other_tokens = other.split()
-            shared = sum(1 for t in other_tokens if t in tokens)
-            score = shared / (len(tokens) + len(other_tokens) - shared) if shared else 0.0
-            if score >= threshold:
-                scored.append((-score, entry_id))
-        for _, entry_id in sorted(scored):  # best score first, ties to the oldest
-            tokens_text, stored = conn.execute(
-                "SELECT sim_tokens, signature FROM memory WHERE id = ?", (entry_id,)
+        cached = self._tokens.sync(conn, scope)
+        for _score, entry_id in cached.candidates(sig.tokens, similarity.CONSOLIDATION_THRESHOLD):
+            row = conn.execute(
+                "SELECT sim_tokens, signature FROM memory WHERE id = ? AND superseded_by IS NULL",
+                (entry_id,),
             ).fetchone()
-            if similarity.signatures_agree(sig, similarity.Signature.loads(tokens_text, stored)):
+            if row and similarity.signatures_agree(sig, similarity.Signature.loads(*row)):
                 return self.get(conn, scope, entry_id)
         return None
 
     def _index(self, conn: sqlite3.Connection, scope: str, entry_id: int, fact: str) -> int:
+        """Store the fact's similarity tokens and protected-token signature."""
         sig = similarity.signature(fact)
         tokens = sorted(sig.tokens)
-        conn.execute("DELETE FROM memory_tokens WHERE entry_id = ?", (entry_id,))
-        conn.executemany(
-            "INSERT OR IGNORE INTO memory_tokens (entry_id, scope, token) VALUES (?, ?, ?)",
-            [(entry_id, scope, t) for t in tokens],
-        )
         conn.execute(
             "UPDATE memory SET token_count = ?, sim_tokens = ?, signature = ? WHERE id = ?",
             (len(tokens), " ".join(tokens), sig.dumps(), entry_id),
@@ -219,17 +194,17 @@ class _MemoryCore:
         return entry_id
 
     def _supersede(self, conn: sqlite3.Connection, scope: str, new_id: int, fact: str) -> list[int]:
-        obj = sorted(similarity.reversed_object(fact))
+        obj = similarity.reversed_object(fact)
         if not obj:
             return []
-        rows = conn.execute(
-            "SELECT m.id, m.fact FROM memory m WHERE m.scope = ? AND m.id != ? "
-            "AND m.superseded_by IS NULL AND m.id IN (SELECT entry_id FROM memory_tokens "
-            f"WHERE scope = ? AND token IN ({','.join('?' * len(obj))}) GROUP BY entry_id "
-            "HAVING COUNT(*) = ?)",
-            (scope, new_id, scope, *obj, len(obj)),
-        ).fetchall()
-        old_ids = [r[0] for r in rows if similarity.supersedes(fact, r[1])]
+        cached = self._tokens.sync(conn, scope)
+        old_ids = []
+        for entry_id in sorted(cached.containing_all(obj) - {new_id}):
+            row = conn.execute(
+                "SELECT fact FROM memory WHERE id = ? AND superseded_by IS NULL", (entry_id,)
+            ).fetchone()
+            if row and similarity.supersedes(fact, row[0]):
+                old_ids.append(entry_id)
         conn.executemany(
             "UPDATE memory SET superseded_by = ? WHERE id = ?", [(new_id, i) for i in old_ids]
         )
@@ -293,7 +268,9 @@ class _MemoryCore:
             category = default_category
         with self._db.write() as conn:
             row = conn.execute(
-                "SELECT id FROM memory WHERE scope = ? AND fact = ? ORDER BY id LIMIT 1", (scope, fact)
+                "SELECT id FROM memory WHERE scope = ? AND fact = ? AND superseded_by IS NULL "
+                "ORDER BY id LIMIT 1",
+                (scope, fact),
             ).fetchone()
             if row:
                 conn.execute(
@@ -413,17 +390,23 @@ class _MemoryCore:
             ).rowcount
 
     def render(self, scope: str, *, session_scope_tag: str, marker: str) -> str:
+        """The prompt block; cached per scope until a rendered column changes (any process)."""
         with self._db.read() as conn:
+            row = conn.execute("SELECT v FROM memory_versions WHERE scope = ?", (scope,)).fetchone()
+            version = row[0] if row else 0
+            with self._render_lock:
+                hit = self._rendered.get(scope)
+            if hit is not None and hit[0] == version:
+                return hit[1]
             total = conn.execute(
-                "SELECT COUNT(*) FROM memory WHERE scope = ? AND superseded_by IS NULL "
-                "AND state IN ('fresh', 'active')",
+                "SELECT COUNT(*) FROM memory INDEXED BY memory_rendered WHERE scope = ? "
+                "AND superseded_by IS NULL AND state IN ('fresh', 'active')",
                 (scope,),
             ).fetchone()[0]
-            if not total:
-                return ""
             rows = conn.execute(
-                "SELECT fact, native_fact, category, source, created_at, suggested FROM memory "
-                "WHERE scope = ? AND superseded_by IS NULL AND state IN ('fresh', 'active') "
+                "SELECT fact, native_fact, category, source, created_at, suggested "
+                "FROM memory INDEXED BY memory_rendered WHERE scope = ? "
+                "AND superseded_by IS NULL AND state IN ('fresh', 'active') "
                 "ORDER BY created_at DESC, id DESC",
                 (scope,),
             )
@@ -435,7 +418,11 @@ class _MemoryCore:
                         scope=session_scope_tag, suggested=bool(suggested),
                     )
 
-            return render.render_block(lines(), total, marker)
+            text = render.render_block(lines(), total, marker) if total else ""
+            rows.close()
+        with self._render_lock:
+            self._rendered[scope] = (version, text)
+        return text
 
 
 class GlobalMemory:

@@ -182,7 +182,7 @@ def test_delete_session_removes_everything_it_owns(store):
     with sqlite3.connect(store.db_path) as db:
         for table in ("records", "memory", "findings", "summaries", "objects", "finding_counters"):
             assert db.execute(f"SELECT COUNT(*) FROM {table} WHERE session_id = ?", (gone.id,)).fetchone()[0] == 0
-        assert db.execute("SELECT COUNT(*) FROM memory_tokens WHERE scope = ?", (f"s:{gone.id}",)).fetchone()[0] == 0
+        assert db.execute("SELECT COUNT(*) FROM memory WHERE scope = ?", (f"s:{gone.id}",)).fetchone()[0] == 0
     # the other session and Global Memory are untouched
     assert len(store.list_records(keep.id)) == 1 and len(store.findings.list(keep.id)) == 1
     assert len(store.objects.list(keep.id)) == 1 and (store.session_dir(keep.id) / "work").exists()
