@@ -35,6 +35,8 @@ __all__ = [
 ]
 
 TARGET_NON_TOOL = 4
+#: reply lines looked at per extraction (the stores keep at most 100 + 50 entries anyway)
+MAX_LINES = 50
 #: share of a fact's keywords the user's own words must contain for the fact to count as theirs
 GATE_SHARE = 0.6
 MAX_WALK = 40
@@ -261,10 +263,11 @@ class Extractor:
             return result
         turn = self._store.count_user_records(session_id)
         global_changed = session_changed = False
-        for raw in reply.splitlines():
-            line = raw.strip().lstrip("-*• ").strip()
-            if not line or line.upper() == "NONE":
-                continue
+        lines = [raw.strip().lstrip("-*• ").strip() for raw in reply.splitlines()]
+        lines = [line for line in lines if line and line.upper() != "NONE"]
+        for line in lines[MAX_LINES:]:
+            result.dropped.append((line, f"more than {MAX_LINES} lines in one reply"))
+        for line in lines[:MAX_LINES]:
             outcome = self._apply(session_id, line, window, private=private, turn=turn,
                                   result=result)
             global_changed |= outcome == "global"

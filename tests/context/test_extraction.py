@@ -258,3 +258,29 @@ def test_a_gated_line_that_global_memory_already_holds_only_touches_it(session):
     result = Extractor(session.store).run(session.id, backend, private=False)
     assert result.touched == [entry.id] and not result.suggestions
     assert session.store.session_memory.list(session.id) == []
+
+
+def test_an_unparseable_turn_token_never_reaches_global_memory(session):
+    session.add("user", "I like compact tables")
+    session.add("assistant", "ok")
+    backend = ScriptedBackend(["preference|garbage|User likes compact tables|"])
+    Extractor(session.store).run(session.id, backend, private=False)
+    # legacy 3-part reading: the "fact" is the word garbage, which the user never wrote
+    assert session.store.global_memory.list() == []
+    [entry] = session.store.session_memory.list(session.id)
+    assert entry.fact == "garbage" and entry.suggested and entry.source == "assistant_turn"
+
+
+def test_a_flood_of_lines_is_cut_off(session):
+    session.add("user", "hello there")
+    session.add("assistant", "hi")
+    flood = "\n".join(f"fact|turn-2|Distinct observation number {i} about item{i}|" for i in range(80))
+    result = Extractor(session.store).run(session.id, ScriptedBackend([flood]), private=False)
+    assert len(result.added_session) + len(result.touched) <= 50
+    assert sum(1 for _, reason in result.dropped if "more than 50 lines" in reason) == 30
+
+
+def test_lifecycle_on_an_unknown_session_is_harmless(store):
+    from shell_agent_lab.context import run_lifecycle
+
+    run_lifecycle(store, "no-such-session", "hello")
