@@ -241,6 +241,22 @@ def record_wrong_type(d: Path):
     return write_zip(d / "bt.shellagent", entries), "wrong type"
 
 
+def deeply_nested_json(d: Path):
+    entries = _replace(baseline_entries(), "records.json", b"[" * 200_000 + b"]" * 200_000)
+    return write_zip(d / "deep.shellagent", entries), "not valid UTF-8 JSON"
+
+
+def huge_integer(d: Path):
+    body = b'[{"seq": ' + b"9" * 50_000 + b', "role": "user", "content": "x", "created_at": "2026-11-20T09:00:00+00:00"}]'
+    entries = _replace(baseline_entries(), "records.json", body)
+    return write_zip(d / "bigint.shellagent", entries), "not valid UTF-8 JSON"
+
+
+def not_utf8(d: Path):
+    entries = _replace(baseline_entries(), "findings.json", b"[\xff\xfe]")
+    return write_zip(d / "latin.shellagent", entries), "not valid UTF-8 JSON"
+
+
 def missing_object(d: Path):
     return (write_zip(d / "mo.shellagent", _drop(baseline_entries(), "objects/data/" + OBJ_B)),
             "no data")
@@ -297,7 +313,8 @@ HOSTILE: dict[str, Callable[[Path], tuple[Path, str]]] = {
         unexpected, work_traversal, work_symlink, work_file_under_file, work_name_too_long, too_many, zip_bomb, declared_oversize, lying_sizes, no_manifest,
         bad_manifest_json, manifest_not_object, manifest_missing_session,
         manifest_private_not_bool, wrong_schema_version, schema_version_string, wrong_kind,
-        missing_records, bad_record, record_wrong_type, missing_object, orphan_object,
+        missing_records, bad_record, record_wrong_type, deeply_nested_json, huge_integer, not_utf8,
+        missing_object, orphan_object,
         object_size_mismatch, truncated, truncated_entry, not_a_zip, fake_database,
     )
 }
