@@ -141,6 +141,11 @@ def test_loading_a_file_larger_than_the_memory_limit(make_engine, workdir):
     writer.close()
     assert path.stat().st_size > 60 * 1024 * 1024
     engine = make_engine(AnalysisSettings(threads=1, memory_limit="40MB"))
-    info = engine.load(str(path), "big")
+    events = []
+    info = engine.load(str(path), "big", progress=lambda *event: events.append(event))
     assert info.rows == 1_500_000
     assert engine.query("SELECT count(DISTINCT g), max(id) FROM big").rows == [(97, 1_499_999)]
+    size = path.stat().st_size
+    assert events[0] == (f"loading big.csv ({size / 2**20:.1f} MB)", 0, size)
+    assert any(detail.startswith("read 1,") and total is None for detail, _, total in events[1:-1])
+    assert events[-1] == ("loaded 1,500,000 rows into big", size, size)

@@ -235,3 +235,57 @@ def test_analyze_data_keeps_findings_when_the_model_fails_midway(tools, make_ctx
     assert "stopped at window 2/3: quota exhausted" in result.content
     assert [f.content for f in store.findings.list(session_id)] == ["North peaks on day 3"]
     assert "_Stopped early" in result.data["report"]["content"]
+
+
+@pytest.mark.parametrize(("spec", "total", "expected"), [
+    (None, 50, (1, 50)), ("", 50, (1, 50)), ("10-20", 50, (10, 20)), ("10-", 50, (10, 50)),
+    ("-5", 50, (1, 5)), ("7", 50, (7, 7)), ("40-999", 50, (40, 50)), (3, 50, (3, 3)), ("2:4", 50, (2, 4)),
+])
+def test_line_ranges(spec, total, expected):
+    from shell_agent_lab.analysis.tools_text import parse_lines
+
+    assert parse_lines(spec, total) == expected
+
+
+@pytest.mark.parametrize("spec", ["0-3", "5-2", "abc", "60", "1-2-3", [1, 2]])
+def test_bad_line_ranges(spec):
+    from shell_agent_lab.analysis.tools_text import parse_lines
+
+    with pytest.raises(ToolError):
+        parse_lines(spec, 50)
+
+
+def test_get_object_kinds(tools, make_ctx, store, session_id):
+    image = store.objects.put(session_id, b"\x89PNG....", type="image", mime_type="image/png", name="plot.png").id
+    blob = store.objects.put(session_id, b"\x00\x01", type="blob", mime_type="application/octet-stream").id
+    text = store.objects.put(session_id, b"x" * 40_000, type="markdown", mime_type="text/markdown", name="long.md").id
+    assert run(tools, "get_object", make_ctx(), id=image).content == f"__IMAGE_RECALL_BLOB__{image}__"
+    assert "binary; content not shown" in run(tools, "get_object", make_ctx(), id=blob).content
+    long_text = run(tools, "get_object", make_ctx(), id=f"object:{text}").content
+    assert "truncated: 40,000 bytes" in long_text and long_text.splitlines()[1] == "x" * 30_000
+    with pytest.raises(ToolError, match="not an object id"):
+        run(tools, "get_object", make_ctx(), id="../../etc/passwd")
+    with pytest.raises(ToolError, match="not a text document"):
+        run(tools, "get_text", make_ctx(), object=image, lines="1-2")
+    assert "image" in run(tools, "list_objects", make_ctx(), type_filter="image").content
+    with pytest.raises(ToolError, match="type_filter"):
+        run(tools, "list_objects", make_ctx(), type_filter="secrets")
+
+
+def test_chart_inputs_are_checked(tools, make_ctx, engine, sales_csv):
+    engine.load(str(sales_csv), "sales")
+    sql = "SELECT region, count(*) AS n FROM sales GROUP BY 1"
+    enc = {"x": {"field": "region", "type": "nominal"}, "y": {"field": "n", "type": "quantitative"}}
+    for mark, encoding, message in [
+        ("pie3d", enc, "mark must be one of"),
+        ({"type": "bar", "href": "javascript:alert(1)"}, enc, "unsupported keys: href"),
+        ("bar", {"href": {"field": "region"}}, "unknown encoding channel"),
+        ("bar", {"x": {"field": "region", "type": "colour"}}, "type must be"),
+        ("bar", {"x": {"field": "region", "url": "http://x"}}, "unsupported keys: url"),
+        ("bar", {}, "encoding must be an object"),
+    ]:
+        with pytest.raises(ToolError, match=message):
+            run(tools, "create_chart", make_ctx(), sql=sql, mark=mark, encoding=encoding)
+    with pytest.raises(ToolError, match="aggregate it to at most 5,000 rows"):
+        run(tools, "create_chart", make_ctx(), sql="SELECT * FROM range(6000) r(i)", mark="point",
+            encoding={"x": {"field": "i", "type": "quantitative"}})
