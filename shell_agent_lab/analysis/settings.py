@@ -26,6 +26,13 @@ class AnalysisSettings:
     #: characters of a rendered result sent to the model
     max_result_chars: int = 30_000
 
+    def __post_init__(self) -> None:
+        # zero or negative caps mean "use the default", never "no rows"
+        for name in ("max_query_rows", "max_analyze_rows", "max_file_bytes", "max_chart_rows",
+                     "max_result_chars"):
+            if getattr(self, name) <= 0:
+                object.__setattr__(self, name, type(self).__dataclass_fields__[name].default)
+
     def resolved_threads(self) -> int:
         if self.threads > 0:
             return self.threads

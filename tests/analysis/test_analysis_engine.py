@@ -10,7 +10,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
-from shell_agent_lab.analysis import (AnalysisEngine, AnalysisSettings, QueryTimeoutError,
+from shell_agent_lab.analysis import (AnalysisEngine, AnalysisSettings, QueryFailedError, QueryTimeoutError,
                                       RowCapError, SQLRejectedError, TableNameError,
                                       UnknownTableError)
 
@@ -87,6 +87,8 @@ def test_chat_path_caps_rows_and_suggests_limit(make_engine):
 def test_default_caps_are_the_reference_values():
     settings = AnalysisSettings()
     assert (settings.max_query_rows, settings.max_analyze_rows) == (10_000, 1_000_000)
+    zero = AnalysisSettings(max_query_rows=0, max_analyze_rows=-1)
+    assert (zero.max_query_rows, zero.max_analyze_rows) == (10_000, 1_000_000)
 
 
 def test_timeout_interrupts_a_long_query(make_engine):
@@ -109,8 +111,9 @@ def test_writes_through_query_are_rejected_and_change_nothing(engine, sales_csv)
     engine.load(str(sales_csv), "sales")
     for sql in ["DELETE FROM sales", "DROP TABLE sales", "INSERT INTO sales SELECT * FROM sales",
                 "UPDATE sales SET amount = 0", "CREATE TABLE x AS SELECT 1"]:
-        with pytest.raises(SQLRejectedError):
-            engine.query(sql)
+        for path in ("chat", "analyze"):
+            with pytest.raises(SQLRejectedError):
+                engine.query(sql, path=path)
     assert engine.query("SELECT count(*), sum(amount) FROM sales").rows[0][0] == 200
     assert [t.name for t in engine.tables()] == ["sales"]
 
@@ -139,7 +142,15 @@ def test_save_query_collision_suggests_names(engine, sales_csv):
         engine.create_table_from_query("north", "SELECT 1")
     with pytest.raises(SQLRejectedError):
         engine.create_table_from_query("evil", "SELECT * FROM read_csv('/etc/passwd')")
-    assert "evil" not in [t.name for t in engine.tables()]
+    with pytest.raises(SQLRejectedError, match="SELECT"):
+        engine.create_table_from_query("evil", "DELETE FROM sales")
+    with pytest.raises(TableNameError):
+        engine.create_table_from_query("bad name", "SELECT 1")
+    with pytest.raises(QueryFailedError, match='Referenced column "nope" not found'):
+        engine.create_table_from_query("broken", "SELECT nope FROM sales")
+    quoted = engine.create_table_from_query("renamed", 'SELECT "region" AS "Region Name", \'it\'\'s\' AS "q""x" FROM sales')
+    assert quoted.columns == [("Region Name", "VARCHAR"), ('q"x', "VARCHAR")]
+    assert sorted(t.name for t in engine.tables()) == ["north", "renamed", "sales"]
 
 
 def test_drop_all_keeps_dataframes(make_engine, namespace, sales_csv):
