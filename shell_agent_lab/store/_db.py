@@ -56,7 +56,8 @@ class Database:
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
-        self.rollback_hooks: list = []  # called after any write transaction rolls back
+        self.rollback_hooks: list = []
+        self._write_lock = threading.Lock()  # called after any write transaction rolls back
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
             raise StoreError(f"{path} is not readable and writable by this user; fix its permissions")
         if not path.exists():
@@ -123,21 +124,36 @@ class Database:
             finally:
                 self._local.depth -= 1
             return
-        with translate_errors(self.path):
-            conn.execute("BEGIN IMMEDIATE")
-            self._local.depth = 1
-            try:
-                yield conn
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                for hook in self.rollback_hooks:
-                    hook()
-                raise
-            else:
-                conn.execute("COMMIT")
-            finally:
-                self._local.depth = 0
+        # threads of this process queue here instead of in SQLite's sleeping busy handler
+        if not self._write_lock.acquire(timeout=BUSY_TIMEOUT_S):
+            raise StoreError(
+                f"another thread held the write lock on {self.path} for {BUSY_TIMEOUT_S:.0f}s; try again"
+            )
+        try:
+            with translate_errors(self.path):
+                conn.execute("BEGIN IMMEDIATE")
+                self._local.depth = 1
+                try:
+                    yield conn
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    for hook in self.rollback_hooks:
+                        hook()
+                    raise
+                else:
+                    try:
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        if conn.in_transaction:
+                            conn.execute("ROLLBACK")
+                        for hook in self.rollback_hooks:
+                            hook()
+                        raise
+                finally:
+                    self._local.depth = 0
+        finally:
+            self._write_lock.release()
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

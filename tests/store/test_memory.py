@@ -259,3 +259,54 @@ def test_session_render_marker(open_store):
     for i in range(80):
         store.session_memory.add(sid, f"note {i} token{i} " + f"w{i}x " * 60, "fact", source="user_turn")
     assert "earlier session-memory entries elided to fit budget)" in store.session_memory.render(sid)
+
+
+def test_lexical_touch_reference_case(store):
+    gm = store.global_memory
+    entry = gm.add("User wants to analyse Q1 sales data", "decision", source="user_turn").entry
+    assert gm.touch_matching("Q1 sales data analysis", 5) == 1
+    assert gm.get(entry.id).touch_count == 1
+    assert gm.touch_matching("weather in Lisbon", 6) == 0
+
+
+def test_one_store_shared_by_threads(open_store):
+    import threading
+
+    store = open_store(Caps(global_memory=None))
+    errors: list[BaseException] = []
+
+    def worker(n: int) -> None:
+        try:
+            for i in range(25):
+                store.global_memory.add(f"Thread {n} notes metric_{n}_{i}", "decision", source="user_turn")
+                store.global_memory.render()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    facts_seen = [e.fact for e in store.global_memory.list()]
+    assert len(facts_seen) == 200 and len(set(facts_seen)) == 200
+
+
+def test_closed_store_refuses_use(open_store):
+    from shell_agent_lab.store import StoreError
+
+    store = open_store()
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.global_memory.list()
+
+
+def test_data_dir_that_is_a_file_is_a_clear_error(tmp_path):
+    from shell_agent_lab.store import Store, StoreError
+
+    target = tmp_path / "not-a-dir"
+    target.write_text("x")
+    with pytest.raises(StoreError, match="cannot create the data directory"):
+        Store.open(target)
+    assert target.read_text() == "x"
