@@ -22,8 +22,7 @@ BEGIN = "# >>> shell-agent-lab autoload >>>"
 END = "# <<< shell-agent-lab autoload <<<"
 _BLOCK = (f"{BEGIN}\n"
           "# added by `python -m shell_agent_lab.notebook.autoload enable`; remove with `... disable`\n"
-          "if 'shell_agent_lab' not in c.InteractiveShellApp.extensions:\n"
-          "    c.InteractiveShellApp.extensions.append('shell_agent_lab')\n"
+          "c.InteractiveShellApp.extensions.append('shell_agent_lab')\n"
           f"{END}\n")
 
 

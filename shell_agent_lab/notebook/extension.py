@@ -27,7 +27,12 @@ def settings_for(shell: Any) -> Any:
     for c in getattr(shell, "configurables", []):
         if isinstance(c, ShellAgent):
             return c
+    import os
+
+    from ._cassette import apply_cassette
+
     settings = ShellAgent(parent=shell)
+    apply_cassette(settings, os.environ)
     shell.configurables.append(settings)
     return settings
 

@@ -96,3 +96,23 @@ def test_headless_run_follows_the_approval_policy(start_kernel):
     res = k.run("%agent totals by region?")
     out = text_of(res["outputs"])
     assert "Approved `query_sql` by policy" in out and "EU leads." in out
+
+
+def test_make_run_kernels_load_the_extension_without_load_ext(tmp_path, monkeypatch):
+    from jupyter_client.manager import KernelManager
+
+    from shell_agent_lab import launch
+
+    base = launch.write_kernelspec(tmp_path / "launch")
+    monkeypatch.setenv("JUPYTER_PATH", launch.lab_env(base, {})["JUPYTER_PATH"])
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel(cwd=str(tmp_path))
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=60)
+        reply = kc.execute_interactive("assert 'agent' in get_ipython().magics_manager.magics['line']", timeout=60)
+        assert reply["content"]["status"] == "ok", reply["content"]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
