@@ -335,6 +335,7 @@ class _Turn:
             for call in response.tool_calls:
                 self._check_cancel()
                 self._run_call(call)
+            env.publish("records_updated", {})
             self._publish_store_changes()
             self._check_data()
             notes, self._pending_notes = self._pending_notes, []

@@ -224,3 +224,27 @@ def test_empty_message_is_refused(make_agent):
     agent, _ = make_agent()
     assert agent.send("   ").phase == "error"
     assert agent.run("").error.startswith("Nothing to send")
+
+
+def test_cancellation_mid_stream(make_agent, store):
+    backend = ScriptedBackend(["This answer streams in many small pieces and is stopped early."], chunk_size=4)
+    agent, rec = make_agent(backend)
+    agent.events.subscribe(lambda e: agent.abort() if len(rec.of("stream_token")) == 2 else None,
+                           ["stream_token"])
+    r = agent.run("tell me a long story")
+    assert r.text == "(Cancelled)"
+    assert len(rec.of("stream_token")) == 2
+    assert [x.role for x in store.list_records(agent.session.id)] == ["user"]   # no partial answer stored
+    assert agent.wait_idle(timeout=10) and agent.state == AgentState.READY
+
+
+def test_run_timeout_leaves_the_turn_running(make_agent):
+    started, release = threading.Event(), threading.Event()
+    agent, rec = make_agent(ScriptedBackend([held("eventually", started, release)]))
+    r = agent.run("slow", timeout=0.05)
+    assert started.is_set() or started.wait(10)
+    assert r.error.startswith("No answer within 0.05 s") and "/stop" in r.error
+    assert agent.state == AgentState.BUSY
+    release.set()
+    rec.wait_for("turn_finished")
+    assert agent.wait_idle(timeout=10)
