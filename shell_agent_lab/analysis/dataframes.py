@@ -94,7 +94,12 @@ def same_fingerprint(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
 
 
 def _short(value: Any) -> str:
-    text = repr(value) if isinstance(value, str) else str(value)
+    from .render import format_value
+
+    try:
+        text = format_value(value)
+    except Exception:  # an exotic cell must not hide the frame
+        text = object.__repr__(value)
     return text if len(text) <= 60 else text[:59] + "…"
 
 

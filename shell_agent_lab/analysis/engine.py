@@ -300,7 +300,7 @@ class AnalysisEngine:
         """Loaded tables, then live DataFrames, each sorted by name."""
         with self._lock:
             self.refresh_dataframes()
-            infos = [self._table_info(n) for n in self._persisted().values()]
+            infos = [self._table_info(n, samples=True) for n in self._persisted().values()]
             infos += [self._frame_info(n) for n in sorted(self._frames)]
             return infos
 

@@ -48,7 +48,7 @@ def test_dataframes_of_three_libraries_are_queryable_by_name(make_engine, namesp
     assert set(listed) == {"pdf", "plf", "arr"}
     assert listed["pdf"].kind == "dataframe" and listed["pdf"].library == "pandas"
     assert listed["plf"].library == "polars" and listed["arr"].library == "pyarrow"
-    assert listed["pdf"].rows == 3 and listed["pdf"].samples["k"] == ["'a'", "'b'", "'a'"]
+    assert listed["pdf"].rows == 3 and listed["pdf"].samples["k"] == ["a", "b", "a"]
     sql = ("SELECT k, sum(v) AS s FROM (SELECT * FROM pdf UNION ALL SELECT * FROM plf "
            "UNION ALL SELECT * FROM arr) GROUP BY k ORDER BY k")
     assert engine.query(sql).rows == [("a", 14), ("b", 122)]

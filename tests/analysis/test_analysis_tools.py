@@ -63,6 +63,7 @@ def test_list_and_describe(tools, make_ctx, engine, namespace, sales_csv):
     listing = run(tools, "list_tables", make_ctx()).content
     assert "- sales: table, 200 rows" in listing and "- df: DataFrame (pandas), 2 rows" in listing
     assert "x DOUBLE" in listing and "sample: x: 1.5, 2.5" in listing
+    assert "sample: region: north, south, east; day: 2024-01-01, 2024-01-02, 2024-01-03" in listing
     described = run(tools, "describe_data", make_ctx(), table_name="sales", set_description="daily sales").content
     assert "description: daily sales" in described and "- amount DOUBLE" in described
     with pytest.raises(ToolError, match="unknown table"):
