@@ -208,7 +208,7 @@ class _Turn:
         problem = argument_problem(call, descriptor.parameters, env.max_args_bytes)
         if problem:
             return ToolResult(f"Error: {problem}", status="error")
-        decision = env.gate.check(descriptor, call.arguments, cancel=env.cancel, session_id=self.sid)
+        decision = env.gate.check(descriptor, call.arguments, cancel=env.cancel)
         activity.notice = decision.notice
         if not decision.approved:
             activity.status = "rejected"

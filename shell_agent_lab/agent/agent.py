@@ -112,6 +112,7 @@ class Agent:
         self._engine_for: str | None = None
         self._turn_thread: threading.Thread | None = None
         self._violations: list[str] = []
+        self._engine_error: str | None = None
 
     # == public surface ==========================================================================
     @property
@@ -272,6 +273,17 @@ class Agent:
     def engine(self) -> Any:
         """The current session's analysis engine (opened on first use; None without a factory)."""
         return self._engine_for_session(self.session)
+
+    @property
+    def engine_error(self) -> str | None:
+        """Why the current session's analysis database could not be opened (None when it could)."""
+        with self._cond:
+            return self._engine_error
+
+    @property
+    def profile(self) -> str | None:
+        """The profile the current session uses (its own, else ``ShellAgent.profile``)."""
+        return self._profile_of(self.session)
 
     def set_profile(self, name: str | None) -> Backend:
         """Bind the current session to profile ``name`` and build its backend (after draining)."""
@@ -530,8 +542,15 @@ class Agent:
         with self._cond:
             if self._engine_for == session.id:
                 return self._engine
-        engine = self._engine_factory(session)
+        try:
+            engine = self._engine_factory(session)
+        except Exception as exc:   # e.g. another kernel holds the database: chat on without data tools
+            log.warning("could not open the analysis database of %s: %s", session.id, exc)
+            with self._cond:
+                self._engine_error = f"{type(exc).__name__}: {exc}"
+            return None
         with self._cond:
+            self._engine_error = None
             if self._session is not None and self._session.id == session.id and self._engine_for != session.id:
                 self._engine, self._engine_for = engine, session.id
                 return engine

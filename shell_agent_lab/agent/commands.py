@@ -114,7 +114,7 @@ def _model(agent: Any, args: list[str]) -> CommandResult:
         return CommandResult("model", f"Model: `{backend.identity}`",
                              data={"backend": backend.name, "model": backend.model}, kind="model")
     backend = agent.backend
-    profile = agent._profile_of(agent.session)
+    profile = agent.profile
     return CommandResult("model", f"Model: `{backend.identity}`" + (f" (profile `{profile}`)" if profile else ""),
                          data={"backend": backend.name, "model": backend.model, "profile": profile}, kind="model")
 
@@ -127,7 +127,7 @@ def _profile(agent: Any, args: list[str]) -> CommandResult:
         return CommandResult("profile", f"This session now uses profile `{name}` (`{backend.identity}`).",
                              data={"profile": name, "backend": backend.name, "model": backend.model},
                              kind="profile")
-    current = agent._profile_of(agent.session)
+    current = agent.profile
     names = sorted(settings.profiles)
     if not names:
         return CommandResult("profile", "No profiles are configured. Add some with "
@@ -160,7 +160,10 @@ def _memory(agent: Any, args: list[str]) -> CommandResult:
 def _data(agent: Any, args: list[str]) -> CommandResult:
     engine = agent.engine()
     if engine is None:
-        return CommandResult("data", "No analysis engine in this session.", data=[], kind="data")
+        reason = agent.engine_error
+        text = (f"The analysis database of this session could not be opened ({reason})." if reason
+                else "No analysis engine in this session.")
+        return CommandResult("data", text, data=[], kind="data", error=None)
     try:
         engine.refresh_dataframes()
     except Exception:

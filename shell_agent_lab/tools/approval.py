@@ -149,7 +149,7 @@ class ApprovalGate:
         return bool(descriptor.approval_default)
 
     def check(self, descriptor: ToolDescriptor, arguments: Mapping[str, Any], *,
-              cancel: threading.Event | None = None, session_id: str | None = None) -> ApprovalDecision:
+              cancel: threading.Event | None = None) -> ApprovalDecision:
         """Decide one call: approve freely, by policy, or by asking (blocks until answered)."""
         if not self.required(descriptor):
             return ApprovalDecision(True)

@@ -129,3 +129,13 @@ def test_build_agent_wires_the_builtin_tools(store):
     assert {"remember_fact", "resolve_date"} <= set(names) and names == sorted(names)
     assert agent.run("hi").text == "fine"
     agent.close()
+
+
+def test_an_engine_that_cannot_open_does_not_block_chat(make_agent, store):
+    def refuse(session):
+        raise OSError("database is locked by another process")
+
+    agent, _ = make_agent(ScriptedBackend(["Still here."]), engine_factory=refuse)
+    assert agent.run("hello").text == "Still here."
+    data = agent.run("/data")
+    assert data.error is None and "database is locked by another process" in data.text
