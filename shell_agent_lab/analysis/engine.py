@@ -430,11 +430,16 @@ class AnalysisEngine:
             types = [str(t) for t in relation.types]
             reader = relation.to_arrow_reader(_BATCH)
             batches: list[pa.RecordBatch] = []
-            count = 0
+            count = size = 0
             for batch in reader:
                 count += batch.num_rows
+                size += batch.nbytes
                 if count > cap:
                     raise RowCapError(_cap_message(cap, path))
+                if size > self.settings.max_result_bytes:
+                    raise RowCapError(
+                        f"the result is larger than {self.settings.max_result_bytes / 2**20:,.0f} MiB; "
+                        "select fewer or shorter columns, or aggregate.")
                 batches.append(batch)
             table = pa.Table.from_batches(batches, schema=reader.schema)
         except duckdb.InterruptException as exc:

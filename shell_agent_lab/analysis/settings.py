@@ -25,11 +25,13 @@ class AnalysisSettings:
     max_chart_rows: int = 5_000
     #: characters of a rendered result sent to the model
     max_result_chars: int = 30_000
+    #: bytes of one result held in memory (guards the kernel against e.g. repeat('x', 10^9))
+    max_result_bytes: int = 256 * 1024 ** 2
 
     def __post_init__(self) -> None:
         # zero or negative caps mean "use the default", never "no rows"
         for name in ("max_query_rows", "max_analyze_rows", "max_file_bytes", "max_chart_rows",
-                     "max_result_chars"):
+                     "max_result_chars", "max_result_bytes"):
             if getattr(self, name) <= 0:
                 object.__setattr__(self, name, type(self).__dataclass_fields__[name].default)
 

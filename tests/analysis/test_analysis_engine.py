@@ -243,3 +243,10 @@ def test_cancel_interrupts_a_running_query(make_engine):
     with pytest.raises(Exception, match="cancelled"):
         engine.query("SELECT count(*) FROM range(100000000000) a", timeout=0, cancel=cancel)
     assert engine.query("SELECT 1").rows == [(1,)]
+
+
+def test_a_huge_result_is_refused_before_it_fills_the_kernel(make_engine):
+    engine = make_engine(AnalysisSettings(threads=1, max_result_bytes=1024 ** 2))
+    with pytest.raises(RowCapError, match="larger than 1 MiB"):
+        engine.query("SELECT repeat('x', 4000000) AS big")
+    assert engine.query("SELECT length(repeat('x', 4000000))").rows == [(4_000_000,)]
