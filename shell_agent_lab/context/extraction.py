@@ -3,21 +3,22 @@
 After a turn the model reads the tail of the conversation and answers with lines such as
 ``preference|turn-1|User prefers plotly|…``. Every line is checked before anything is stored:
 
-* a category allowlist and a filter for facts about the assistant itself;
-* provenance: the turn token names a record, refined by content overlap with what the user
-  actually typed (English keywords, CJK trigrams);
-* **the gate**: a preference/decision reaches Global Memory only when its text overlaps a
-  user-authored record of the window. Anything else — a line the model copied out of a CSV cell,
-  a tool result or its own reasoning — stays in this session's Session Memory as a *suggestion*
-  the user may pin. The same overlap rule decides whether a session fact is ``user_turn``
-  (rendered ``[user-stated]``) or ``assistant_turn``.
+* a category allowlist, a filter for facts about the assistant itself, and a cap on lines;
+* provenance: a line counts as the user's only when a user-authored record of the window
+  contains it — every keyword stem of the English fact, or every CJK trigram of the native
+  expression (the turn token only decides which record is tried first). Only the verified
+  field is stored, so nothing unchecked rides along;
+* **the gate**: a preference/decision reaches Global Memory only when it is the user's by that
+  rule. Anything else — a line the model copied out of a CSV cell, a tool result or its own
+  reasoning — stays in this session's Session Memory as a *suggestion* the user may pin. The
+  same rule decides whether a session fact is ``user_turn`` (rendered ``[user-stated]``) or
+  ``assistant_turn``.
 
 Private sessions never write preferences or decisions anywhere.
 """
 from __future__ import annotations
 
 import inspect
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -29,7 +30,8 @@ from .guard import clean_reply, new_tag, wrap
 
 __all__ = [
     "Extractor", "ExtractionResult", "ParsedLine", "parse_line", "parse_turn_token",
-    "is_self_referential", "keywords", "cjk_trigrams", "overlaps", "stated_by_user",
+    "is_self_referential", "keywords", "cjk_trigrams", "stated_by_user",
+    "verified_fields",
     "auto_extract_default",
     "auto_title_default", "GLOBAL_CATEGORIES", "SESSION_CATEGORIES",
 ]
@@ -37,8 +39,6 @@ __all__ = [
 TARGET_NON_TOOL = 4
 #: reply lines looked at per extraction (the stores keep at most 100 + 50 entries anyway)
 MAX_LINES = 50
-#: share of a fact's keywords the user's own words must contain for the fact to count as theirs
-GATE_SHARE = 0.6
 MAX_WALK = 40
 GLOBAL_CATEGORIES = ("preference", "decision")
 SESSION_CATEGORIES = ("fact", "context")
@@ -169,34 +169,44 @@ def cjk_trigrams(native: str) -> list[str]:
     return list(grams)
 
 
-def _required(count: int, share: float) -> int:
-    """Hits needed: ``share`` of the keywords rounded up, at least 2, at most all of them."""
-    return min(count, max(2, math.ceil(count * share - 1e-9)))
+def _units(text: str) -> set[str]:
+    """Content units of ``text``: 5-letter stems of its keywords, and its CJK trigrams."""
+    return {w[:5] for w in keywords(text)} | set(cjk_trigrams(text))
 
 
-def overlaps(fact: str, native: str, text: str, *, share: float = 0.3) -> bool:
-    """Does ``text`` contain enough of the fact's keywords or of its CJK trigrams?"""
-    words = keywords(fact)
-    if words:
-        lowered = text.lower()
-        hits = sum(1 for w in words if w in lowered)
-        if hits and hits >= _required(len(words), share):
-            return True
-    grams = cjk_trigrams(native) or cjk_trigrams(fact)
-    if grams:
-        hits = sum(1 for g in grams if g in text)
-        if hits and hits >= _required(len(grams), share):
-            return True
-    return False
+def _contained(text: str, user_text: str) -> bool:
+    """Every unit of ``text`` occurs in ``user_text`` (stems at the start of a user's word)."""
+    units = _units(text)
+    if not units:
+        return False
+    words = _ASCII_WORD.findall(user_text.lower())
+    prefixes = {w[:4] for w in words} | {w[:5] for w in words}
+    return all((unit in prefixes) if unit.isascii() else (unit in user_text) for unit in units)
+
+
+def verified_fields(fact: str, native: str, user_text: str) -> tuple[str, str] | None:
+    """The parts of a fact the user's own words vouch for, or None when neither is.
+
+    A field is verified when every one of its content units (keyword stems, CJK trigrams)
+    occurs in ``user_text``. Only verified text may be stored as user-stated: when just the
+    native expression is verified it becomes the fact, and an unverified native expression is
+    dropped, so an instruction cannot ride along in the field nobody checked.
+    """
+    english, local = _contained(fact, user_text), bool(native) and _contained(native, user_text)
+    if english:
+        return fact, native if local else ""
+    if local:
+        return native, ""
+    return None
 
 
 def stated_by_user(fact: str, native: str, user_text: str) -> bool:
-    """The Global-Memory gate's test: does the user's own text carry most of the fact?
+    """The Global-Memory gate's test: did the user say this, in their own words?
 
-    At least 60% of the fact's keywords (or of its CJK trigrams), and never fewer than two
-    unless the fact has only one, must occur in ``user_text``.
+    True when every keyword stem of ``fact`` — or every CJK trigram of ``native`` — occurs in
+    ``user_text`` (see :func:`verified_fields`).
     """
-    return overlaps(fact, native, user_text, share=GATE_SHARE)
+    return verified_fields(fact, native, user_text) is not None
 
 
 @dataclass
@@ -311,7 +321,10 @@ class Extractor:
         if is_self_referential(parsed.fact) or is_self_referential(parsed.native):
             result.dropped.append((line, "about the assistant"))
             return None
-        user_stated = self._user_stated(parsed, window)
+        verified = self._verified(parsed, window)
+        user_stated = verified is not None
+        if verified is not None:
+            parsed = ParsedLine(parsed.category, verified[0], verified[1], parsed.turn)
         tool = window.tool_originated
         store = self._store
         try:
@@ -346,11 +359,11 @@ class Extractor:
             result.dropped.append((line, str(exc)))
             return None
 
-    def _user_stated(self, parsed: ParsedLine, window: _Window) -> bool:
-        """The gate: the fact overlaps the words of a user-authored record in the window.
+    def _verified(self, parsed: ParsedLine, window: _Window) -> tuple[str, str] | None:
+        """The gate: the fields of the line that a user-authored record of the window vouches for.
 
         The turn token alone proves nothing (the model may have copied a forged line out of
-        data); the user's own text must contain enough of the fact.
+        data); the user's own text must contain the fact. The named turn is tried first.
         """
         users = [r for r in window.records if r.role == "user"]
         if parsed.turn is not None and 0 < parsed.turn <= len(window.records):
@@ -358,7 +371,11 @@ class Extractor:
             if named.role == "user":
                 users.remove(named)
                 users.insert(0, named)
-        return any(stated_by_user(parsed.fact, parsed.native, r.content or "") for r in users)
+        for record in users:
+            verified = verified_fields(parsed.fact, parsed.native, record.content or "")
+            if verified is not None:
+                return verified
+        return None
 
     def _touch(self, session_id: str, fact: str, turn: int, result: ExtractionResult) -> str | None:
         if not fact:
