@@ -23,11 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..events import EventBus
-from ..llm.errors import ConfigurationError, LLMError
-from ..llm.types import Backend, ChatOptions, Message
+from ..llm.errors import LLMError
+from ..llm.types import Backend
 from ..tools.approval import ApprovalGate, Approver
 from ..tools.registry import ToolRegistry
 from . import _context
+from ._backends import BackendSlot, auto_extract_on, auto_title_on, schema_in_prompt_on
+from ._titles import DEFAULT_TITLE, make_title
 from ._loop import TurnEnv, run_turn
 from ._types import AgentState, Reply, SendResult
 
@@ -37,9 +39,6 @@ log = logging.getLogger(__name__)
 
 _BUSY_TEXT = ("Still answering the previous message. Wait for it to finish, or stop it with /stop "
               "(or the Stop button).")
-_TITLE_PROMPT = ("Write a short title (under 30 characters) for a conversation that begins with the "
-                 "message below. Use the same language as the message. Reply with the title only.")
-_DEFAULT_TITLE = "New Session"
 _turn_ids = itertools.count(1)
 
 
@@ -63,14 +62,6 @@ class _Turn:
         self.done.set()
 
 
-def _backend_default(backend: Backend | None, attr: str) -> bool:
-    value = getattr(backend, attr, None)
-    if isinstance(value, bool):
-        return value
-    # remote models default on; the embedded local model and test doubles default off
-    return backend is not None and backend.name not in ("local", "scripted")
-
-
 class Agent:
     """One per kernel. See the module docstring for the state machine."""
 
@@ -88,9 +79,7 @@ class Agent:
         self.registry = registry or ToolRegistry()
         self.events = events or EventBus()
         self.settings = settings
-        self._backend = backend
-        self._backend_profile: str | None = None
-        self._backend_factory = backend_factory
+        self._backends = BackendSlot(backend, backend_factory)
         self._engine_factory = engine_factory
         self._namespace = namespace
         self._clock = clock
@@ -129,7 +118,7 @@ class Agent:
     @property
     def backend(self) -> Backend:
         """The backend for the current session's profile (built on first use)."""
-        return self._resolve_backend(self.session)
+        return self._backends.get(self._profile_of(self.session))
 
     @property
     def approver(self) -> Approver | None:
@@ -247,7 +236,7 @@ class Agent:
         self._switch_to(session)
         return session
 
-    def new_session(self, *, private: bool | None = None, title: str = _DEFAULT_TITLE) -> Any:
+    def new_session(self, *, private: bool | None = None, title: str = DEFAULT_TITLE) -> Any:
         """Start a fresh session for the same notebook (``/reset``, ``/private``); the old one is kept."""
         self._require_not_busy("start a new session")
         self.wait_idle()
@@ -289,24 +278,24 @@ class Agent:
         """Bind the current session to profile ``name`` and build its backend (after draining)."""
         if name is not None:
             self.settings.profile_settings(name)        # unknown names raise KeyError with the list
-        self._require_factory()
+        self._backends.require_factory()
         self._require_not_busy("change the profile")
         self.wait_idle()
         session = self.session
         self.store.set_session_profile(session.id, name)
         session = self.refresh_session() or session
-        backend = self._rebuild_backend(session)
+        backend = self._backends.rebuild(self._profile_of(session))
         self._publish("profile_changed", {"profile": name, "backend": backend.name, "model": backend.model})
         return backend
 
     def set_model(self, model: str | None) -> Backend:
         """Use ``model`` within the current profile (after draining background work)."""
-        self._require_factory()
+        self._backends.require_factory()
         self._require_not_busy("change the model")
         self.wait_idle()
         self.settings.model = model or None
         session = self.session
-        backend = self._rebuild_backend(session)
+        backend = self._backends.rebuild(self._profile_of(session))
         self._publish("profile_changed", {"profile": self._profile_of(session), "backend": backend.name,
                                           "model": backend.model})
         return backend
@@ -317,13 +306,12 @@ class Agent:
         self.wait_idle(timeout=10)
         with self._cond:
             engine, self._engine, self._engine_for = self._engine, None, None
-            backend = self._backend
-        for thing in (engine, backend):
+        if engine is not None:
             try:
-                if thing is not None:
-                    thing.close()
+                engine.close()
             except Exception:
-                log.exception("close failed")
+                log.exception("closing the analysis engine failed")
+        self._backends.close()
 
     # == state machine ===========================================================================
     def _state_locked(self) -> AgentState:
@@ -391,7 +379,7 @@ class Agent:
         try:
             self._publish("turn_started", {"turn_id": turn.id, "message": turn.message})
             try:
-                backend = self._resolve_backend(session)
+                backend = self._backends.get(self._profile_of(session))
             except (LLMError, KeyError) as exc:
                 self.store.append_record(session.id, "user", turn.message)
                 self._publish("records_updated", {})
@@ -409,7 +397,8 @@ class Agent:
 
     def _end_turn(self, turn: _Turn, session: Any, backend: Backend | None, reply: Reply,
                   answered: bool) -> None:
-        do_extract = answered and backend is not None and self._auto_extract(session, backend)
+        do_extract = answered and backend is not None and \
+            auto_extract_on(self.settings, self._profile_dict(session), backend)
         do_title = answered and backend is not None and self._wants_title(session, backend)
         outcome: dict[str, Any] = {}
 
@@ -502,10 +491,11 @@ class Agent:
                        registry=self.registry, gate=self.gate, publish=publish, cancel=turn.cancel,
                        turn_id=turn.id, max_rounds=settings.max_tool_rounds,
                        max_args_bytes=settings.max_tool_call_args_bytes, disabled=settings.disabled(),
-                       auto_extract=self._auto_extract(session, backend), engine=engine, namespace=namespace,
+                       auto_extract=auto_extract_on(settings, profile, backend), engine=engine,
+                       namespace=namespace,
                        settings=settings, clock=self._clock,
                        budget=_context.make_budget(backend, profile, settings.max_context_tokens),
-                       schema_in_prompt=self._schema_in_prompt(backend))
+                       schema_in_prompt=schema_in_prompt_on(settings, backend))
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:
@@ -571,62 +561,11 @@ class Agent:
         except KeyError:
             return {}
 
-    def _resolve_backend(self, session: Any) -> Backend:
-        profile = self._profile_of(session)
-        with self._cond:
-            backend = self._backend
-            if backend is not None and (self._backend_factory is None or self._backend_profile == profile):
-                return backend
-        if self._backend_factory is None:
-            raise ConfigurationError("no model backend is configured",
-                                     hint="pass backend= or backend_factory= when building the agent")
-        return self._rebuild_backend(session)
-
-    def _require_factory(self) -> None:
-        if self._backend_factory is None:
-            fixed = self._backend.identity if self._backend is not None else "none"
-            raise ConfigurationError(f"this agent was built with a fixed backend ({fixed})",
-                                     hint="switching needs ShellAgent.profiles and build_agent without backend=")
-
-    def _rebuild_backend(self, session: Any) -> Backend:
-        profile = self._profile_of(session)
-        self._require_factory()
-        assert self._backend_factory is not None
-        backend = self._backend_factory(profile)
-        with self._cond:
-            old, self._backend, self._backend_profile = self._backend, backend, profile
-        if old is not None and old is not backend:
-            try:
-                old.close()
-            except Exception:
-                log.exception("closing the previous backend failed")
-        return backend
-
-    def _auto_extract(self, session: Any, backend: Backend) -> bool:
-        if self.settings.auto_extract is not None:
-            return bool(self.settings.auto_extract)
-        profile = self._profile_dict(session)
-        if isinstance(profile.get("auto_extract"), bool):
-            return profile["auto_extract"]
-        return _backend_default(backend, "auto_extract_default")
-
-    def _schema_in_prompt(self, backend: Backend) -> bool:
-        setting = getattr(self.settings, "schema_in_prompt", None)
-        if setting is not None:
-            return bool(setting)
-        profile = getattr(backend, "profile", None)
-        return bool(getattr(profile, "is_local", False)) or backend.name == "local"
-
     def _wants_title(self, session: Any, backend: Backend) -> bool:
-        setting = self.settings.auto_title
-        if setting is None:
-            profile = self._profile_dict(session)
-            setting = profile.get("auto_title") if isinstance(profile.get("auto_title"), bool) else \
-                _backend_default(backend, "auto_title_default")
-        if not setting:
+        if not auto_title_on(self.settings, self._profile_dict(session), backend):
             return False
         fresh = self.store.get_session(session.id) or session
-        if fresh.title_locked or fresh.title != _DEFAULT_TITLE:
+        if fresh.title_locked or fresh.title != DEFAULT_TITLE:
             return False
         return self.store.count_user_records(session.id) == 1
 
@@ -640,13 +579,7 @@ class Agent:
 
     def _generate_title(self, session: Any, backend: Backend, cancel: threading.Event) -> None:
         first = next((r.content for r in self.store.list_records(session.id) if r.role == "user"), "")
-        if not first:
-            return
-        response = backend.chat([Message("system", _TITLE_PROMPT), Message("user", first[:2000])], (),
-                                options=ChatOptions(cancel=cancel))
-        title = " ".join((response.text or "").split()).strip("\"'`*# ")
-        if not title or len(title) > 60:
-            return
-        if self.store.set_auto_title(session.id, title):
+        title = make_title(backend, first, cancel)
+        if title and self.store.set_auto_title(session.id, title):
             self.refresh_session()
             self._publish("session_renamed", {"session_id": session.id, "title": title})

@@ -63,10 +63,12 @@ class Recorder:
 def make_agent(store, settings):
     agents: list[Agent] = []
 
-    def make(backend: Any = None, *, notebook: str = "test.ipynb", **kw: Any) -> tuple[Agent, Recorder]:
+    def make(backend: Any = "scripted", *, notebook: str = "test.ipynb", **kw: Any) -> tuple[Agent, Recorder]:
         kw.setdefault("registry", default_registry())
         kw.setdefault("settings", settings)
-        agent = Agent(store=store, backend=backend or ScriptedBackend(), events=EventBus(), **kw)
+        if backend == "scripted":
+            backend = ScriptedBackend()
+        agent = Agent(store=store, backend=backend, events=EventBus(), **kw)
         recorder = Recorder(agent.events)
         agent.open_session(None, notebook_path=notebook)
         agents.append(agent)

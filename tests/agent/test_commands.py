@@ -105,7 +105,6 @@ def test_model_and_profile_switch_through_the_factory(store, settings, make_agen
         return ScriptedBackend(["ok"], model=model)
 
     agent, rec = make_agent(None, backend_factory=factory)
-    agent._backend = None
     assert agent.run("/model").text == "Model: `scripted/default`"
     r = agent.run("/profile work")
     assert r.error is None and "`work`" in r.text
@@ -136,7 +135,6 @@ def test_model_switch_waits_for_background_work(store, settings, make_agent):
         return ScriptedBackend(["a"], model=settings.model or "m")
 
     agent, _ = make_agent(None, backend_factory=factory, extractor=extractor)
-    agent._backend = None
     agent.run("hello")
     assert extracting.wait(10)
     t = threading.Thread(target=lambda: agent.run("/model next"))

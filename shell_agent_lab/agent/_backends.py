@@ -1,0 +1,102 @@
+"""Which backend the agent talks to, and the per-backend defaults it follows.
+
+:class:`BackendSlot` holds the current backend (built per profile by a factory, or pinned by the
+caller) behind its own lock. The ``*_on`` functions resolve a setting in order: ``ShellAgent``
+value → the profile's value → the backend's declared default → the built-in rule (remote models
+on; the embedded ``local`` model and the ``scripted`` test double off).
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable
+
+from ..llm.errors import ConfigurationError
+from ..llm.types import Backend
+
+__all__ = ["BackendSlot", "auto_extract_on", "auto_title_on", "schema_in_prompt_on"]
+
+log = logging.getLogger(__name__)
+
+_OFF_BY_DEFAULT = ("local", "scripted")
+
+
+class BackendSlot:
+    def __init__(self, backend: Backend | None, factory: Callable[[str | None], Backend] | None) -> None:
+        self._lock = threading.Lock()
+        self._backend = backend
+        self._profile: str | None = None
+        self._factory = factory
+
+    @property
+    def current(self) -> Backend | None:
+        with self._lock:
+            return self._backend
+
+    def get(self, profile: str | None) -> Backend:
+        """The backend for ``profile``: the pinned one, the one built for it, or a new one."""
+        with self._lock:
+            backend = self._backend
+            if backend is not None and (self._factory is None or self._profile == profile):
+                return backend
+        if self._factory is None:
+            raise ConfigurationError("no model backend is configured",
+                                     hint="pass backend= or backend_factory= when building the agent")
+        return self.rebuild(profile)
+
+    def require_factory(self) -> None:
+        """Refuse model/profile switching when the caller pinned one backend."""
+        if self._factory is None:
+            current = self.current
+            fixed = current.identity if current is not None else "none"
+            raise ConfigurationError(f"this agent was built with a fixed backend ({fixed})",
+                                     hint="switching needs ShellAgent.profiles and build_agent without backend=")
+
+    def rebuild(self, profile: str | None) -> Backend:
+        """Build the backend for ``profile`` (closing the previous one)."""
+        self.require_factory()
+        assert self._factory is not None
+        backend = self._factory(profile)
+        with self._lock:
+            old, self._backend, self._profile = self._backend, backend, profile
+        if old is not None and old is not backend:
+            try:
+                old.close()
+            except Exception:
+                log.exception("closing the previous backend failed")
+        return backend
+
+    def close(self) -> None:
+        backend = self.current
+        if backend is not None:
+            try:
+                backend.close()
+            except Exception:
+                log.exception("closing the backend failed")
+
+
+def _flag(setting: bool | None, profile: dict[str, Any], key: str, backend: Backend, attr: str) -> bool:
+    if setting is not None:
+        return bool(setting)
+    if isinstance(profile.get(key), bool):
+        return profile[key]
+    declared = getattr(backend, attr, None)
+    if isinstance(declared, bool):
+        return declared
+    return backend.name not in _OFF_BY_DEFAULT
+
+
+def auto_extract_on(settings: Any, profile: dict[str, Any], backend: Backend) -> bool:
+    return _flag(settings.auto_extract, profile, "auto_extract", backend, "auto_extract_default")
+
+
+def auto_title_on(settings: Any, profile: dict[str, Any], backend: Backend) -> bool:
+    return _flag(settings.auto_title, profile, "auto_title", backend, "auto_title_default")
+
+
+def schema_in_prompt_on(settings: Any, backend: Backend) -> bool:
+    setting = getattr(settings, "schema_in_prompt", None)
+    if setting is not None:
+        return bool(setting)
+    profile = getattr(backend, "profile", None)
+    return bool(getattr(profile, "is_local", False)) or backend.name == "local"
