@@ -3,7 +3,8 @@
 ``AnalysisEngine`` owns one session database; ``analysis_tools()`` returns the tool descriptors
 whose handlers use it. The model's SQL goes through a sealed read-only gate (``sql_gate``).
 """
-from .engine import AnalysisEngine, QueryResult, TableInfo
+from .engine import AnalysisEngine
+from .results import QueryResult, TableInfo
 from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError,
                      SQLRejectedError, TableNameError, UnknownTableError)
 from .settings import AnalysisSettings

@@ -18,7 +18,6 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,10 +25,12 @@ import duckdb
 import pyarrow as pa
 
 from . import loader as _loader
-from .dataframes import IDENTIFIER, describe_frame, find_frames, fingerprint, same_fingerprint
+from .dataframes import describe_frame, find_frames, fingerprint, same_fingerprint
 from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError,
                      TableNameError, UnknownTableError)
-from .render import render_rows
+from .results import INTERNAL_PREFIX as _INTERNAL
+from .results import QueryResult, TableInfo, quote_ident, validate_table_name
+from .results import first_line as _first_line
 from .settings import AnalysisSettings
 from .sql_gate import GatedSQL, SQLGate
 
@@ -39,78 +40,7 @@ __all__ = ["AnalysisEngine", "TableInfo", "QueryResult", "quote_ident", "validat
 
 Path_ = Literal["chat", "analyze"]
 _BATCH = 8_192
-_MAX_NAME = 128
-_INTERNAL = "_sal_"
 _STREAM_PREFIX = re.compile(r"^.*?reading the stream registered as '[^']*' failed: (IOError: )?")
-
-
-def quote_ident(name: str) -> str:
-    """A DuckDB identifier literal: ``"na""me"``."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-@dataclass
-class TableInfo:
-    name: str
-    kind: Literal["table", "dataframe"]
-    rows: int
-    columns: list[tuple[str, str]]
-    description: str = ""
-    #: "duckdb" for loaded tables, else the DataFrame's library (pandas / polars / pyarrow)
-    library: str = "duckdb"
-    #: a few values per column, as text
-    samples: dict[str, list[str]] = field(default_factory=dict)
-
-
-@dataclass
-class QueryResult:
-    sql: str
-    columns: list[str]
-    types: list[str]
-    table: pa.Table
-    elapsed: float = 0.0
-    path: str = "chat"
-
-    @property
-    def row_count(self) -> int:
-        return self.table.num_rows
-
-    @property
-    def rows(self) -> list[tuple[Any, ...]]:
-        columns = [self.table.column(i).to_pylist() for i in range(self.table.num_columns)]
-        return list(zip(*columns)) if columns else []
-
-    def to_pandas(self) -> Any:
-        frame = self.table.to_pandas()
-        frame.columns = list(self.columns)
-        return frame
-
-    def to_text(self, *, max_rows: int = 200, max_chars: int = 30_000) -> str:
-        head = self.table.slice(0, max_rows)
-        columns = [head.column(i).to_pylist() for i in range(head.num_columns)]
-        rows = list(zip(*columns)) if columns else []
-        return render_rows(self.columns, self.types, rows, total_rows=self.row_count,
-                           max_rows=max_rows, max_chars=max_chars)
-
-
-def validate_table_name(name: Any) -> str:
-    if not isinstance(name, str) or not IDENTIFIER.match(name):
-        raise TableNameError(
-            f"invalid table name {name!r}: use letters, digits and underscores, starting with a "
-            "letter or underscore (e.g. sales_2024).")
-    if len(name) > _MAX_NAME:
-        raise TableNameError(f"table name is longer than {_MAX_NAME} characters.")
-    if name.lower().startswith(_INTERNAL):
-        raise TableNameError(f"table names starting with {_INTERNAL!r} are reserved.")
-    return name
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
-    if not lines:
-        return type(exc).__name__
-    hint = next((ln for ln in lines[1:] if ln.lower().startswith(("did you mean", "candidate"))), "")
-    return f"{lines[0]} {hint}".strip()
 
 
 class AnalysisEngine:

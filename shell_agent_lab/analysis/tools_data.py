@@ -6,8 +6,8 @@ from typing import Any
 from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 from . import charts
 from ._tooling import (MAX_MODEL_INPUT_CHARS, ask_model, engine_of, extract_sql, guarded, has_engine,
-                       int_arg, schema_text, text_arg, wrap)
-from .engine import QueryResult
+                       schema_text, text_arg, wrap)
+from .results import QueryResult
 
 __all__ = ["data_tools"]
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import threading
-from pathlib import Path
 
 import pandas as pd
 import polars as pl

@@ -1,0 +1,89 @@
+"""What the engine returns, and the naming rules it enforces (no DuckDB connection here)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import pyarrow as pa
+
+from .dataframes import IDENTIFIER
+from .errors import TableNameError
+from .render import render_rows
+
+__all__ = ["TableInfo", "QueryResult", "quote_ident", "validate_table_name", "first_line",
+           "INTERNAL_PREFIX", "MAX_NAME"]
+
+MAX_NAME = 128
+#: names the engine uses for itself (load streams); refused as table names
+INTERNAL_PREFIX = "_sal_"
+
+
+def quote_ident(name: str) -> str:
+    """A DuckDB identifier literal: ``"na""me"``."""
+    return '"' + name.replace('"', '""') + '"'
+
+
+@dataclass
+class TableInfo:
+    name: str
+    kind: Literal["table", "dataframe"]
+    rows: int
+    columns: list[tuple[str, str]]
+    description: str = ""
+    #: "duckdb" for loaded tables, else the DataFrame's library (pandas / polars / pyarrow)
+    library: str = "duckdb"
+    #: a few values per column, as text
+    samples: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class QueryResult:
+    sql: str
+    columns: list[str]
+    types: list[str]
+    table: pa.Table
+    elapsed: float = 0.0
+    path: str = "chat"
+
+    @property
+    def row_count(self) -> int:
+        return self.table.num_rows
+
+    @property
+    def rows(self) -> list[tuple[Any, ...]]:
+        columns = [self.table.column(i).to_pylist() for i in range(self.table.num_columns)]
+        return list(zip(*columns)) if columns else []
+
+    def to_pandas(self) -> Any:
+        frame = self.table.to_pandas()
+        frame.columns = list(self.columns)
+        return frame
+
+    def to_text(self, *, max_rows: int = 200, max_chars: int = 30_000) -> str:
+        head = self.table.slice(0, max_rows)
+        columns = [head.column(i).to_pylist() for i in range(head.num_columns)]
+        rows = list(zip(*columns)) if columns else []
+        return render_rows(self.columns, self.types, rows, total_rows=self.row_count,
+                           max_rows=max_rows, max_chars=max_chars)
+
+
+def validate_table_name(name: Any) -> str:
+    """Return ``name`` if it is a plain identifier we allow as a table name."""
+    if not isinstance(name, str) or not IDENTIFIER.match(name):
+        raise TableNameError(
+            f"invalid table name {name!r}: use letters, digits and underscores, starting with a "
+            "letter or underscore (e.g. sales_2024).")
+    if len(name) > MAX_NAME:
+        raise TableNameError(f"table name is longer than {MAX_NAME} characters.")
+    if name.lower().startswith(INTERNAL_PREFIX):
+        raise TableNameError(f"table names starting with {INTERNAL_PREFIX!r} are reserved.")
+    return name
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of a DuckDB error, plus its "Did you mean" hint when there is one."""
+    lines = [ln.strip() for ln in str(exc).strip().splitlines() if ln.strip()]
+    if not lines:
+        return type(exc).__name__
+    hint = next((ln for ln in lines[1:] if ln.lower().startswith(("did you mean", "candidate"))), "")
+    return f"{lines[0]} {hint}".strip()
