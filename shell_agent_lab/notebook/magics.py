@@ -81,9 +81,19 @@ class AgentMagics(Magics):
         except A.UsageError as exc:
             raise IPythonUsageError(str(exc)) from None
 
+    def _agent(self) -> Any:
+        """The kernel's agent; setup problems become one actionable line, not a traceback."""
+        from ..llm.errors import LLMError
+        from ..store.errors import StoreError
+
+        try:
+            return self.runtime.agent
+        except (LLMError, StoreError) as exc:
+            raise IPythonUsageError(f"shell-agent-lab cannot start: {exc}") from None
+
     def _start(self, ask: A.Ask) -> "_Turn":
         rt = self.runtime
-        agent = rt.agent
+        agent = self._agent()
         if ask.profile:
             try:
                 agent.set_profile(ask.profile)
@@ -101,7 +111,7 @@ class AgentMagics(Magics):
         sql = (cell if cell is not None else line).strip()
         if not sql:
             raise IPythonUsageError("%agent_sql needs a query, e.g. %agent_sql SELECT count(*) FROM sales")
-        engine = self.runtime.agent.engine()
+        engine = self._agent().engine()
         if engine is None:
             raise IPythonUsageError("no analysis engine in this session")
         try:
@@ -126,7 +136,7 @@ class AgentMagics(Magics):
             return
         from ..agent.commands import run_command
 
-        result = run_command(rt.agent, text)
+        result = run_command(self._agent(), text)
         if result.error:
             raise IPythonUsageError(result.error)
         handler = _RENDERERS.get(result.kind or name, _render_text)
@@ -135,8 +145,7 @@ class AgentMagics(Magics):
     def _source(self) -> Any:
         from ._widget_base import Source
 
-        rt = self.runtime
-        agent = rt.agent
+        agent = self._agent()
 
         def tables() -> list:
             engine = agent.engine()

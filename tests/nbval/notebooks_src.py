@@ -37,9 +37,8 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", READ_ONLY_FREE),
         ("code", "%agent /data"),
         ("code", "%agent Draw a line chart of revenue by month from the monthly DataFrame."),
-        ("md", "The DataFrame is live: change it and ask again."),
-        ("code", "monthly[\"revenue_k\"] = (monthly[\"revenue\"] / 1000).round(1)\n"
-                 "r = %agent In which month was revenue_k highest in the monthly DataFrame?"),
+        ("md", "The DataFrame is live: add a column and `/data` shows it at once."),
+        ("code", "monthly[\"revenue_k\"] = (monthly[\"revenue\"] / 1000).round(1)\n%agent /data"),
     ],
     "memory_part1": [
         ("md", "# Memory across notebooks (1 of 2)\n\n"
@@ -95,5 +94,5 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
 }
 
 #: notebooks that share one data directory, in order (Global Memory flows from one to the next)
-GROUPS: list[list[str]] = [["quickstart"], ["dataframe_chart"], ["memory_part1", "memory_part2"],
-                           ["private_session"], ["analyze_findings"], ["export_import"]]
+GROUPS: list[list[str]] = [["quickstart"], ["memory_part1", "memory_part2"], ["analyze_findings"],
+                           ["private_session"], ["export_import"], ["dataframe_chart"]]

@@ -63,13 +63,31 @@ def run_group(names: list[str], *, mode: str, source: str | None, timeout: int) 
         print(f"recorded {name}.ipynb", flush=True)
 
 
+def rekey(path: Path) -> int:
+    """Recompute a cassette's request keys with the current normaliser (after it changed)."""
+    from shell_agent_lab.llm.replay import mask_volatile, request_key
+
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for item in data["interactions"]:
+        for m in item["request"]["messages"]:
+            m["content"] = mask_volatile(m["content"], {})
+        item["key"] = request_key(item["request"])
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return len(data["interactions"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="notebooks to record (default: all)")
     parser.add_argument("--mode", default="record", choices=["record", "record-missing", "replay"])
     parser.add_argument("--source", help='source profile as JSON, e.g. {"backend": "local"}')
-    parser.add_argument("--timeout", type=int, default=900, help="seconds per cell")
+    parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
+    parser.add_argument("--rekey", action="store_true", help="only recompute the named cassettes' keys")
     ns = parser.parse_args(argv)
+    if ns.rekey:
+        for name in ns.names:
+            print(name, rekey(NOTEBOOKS / "cassettes" / f"{name}.json"))
+        return 0
     if ns.source:
         json.loads(ns.source)
     for group in GROUPS:

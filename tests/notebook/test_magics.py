@@ -169,3 +169,18 @@ def test_awaited_form_runs_the_same_turn(shell, backend):
         assert "Cell answer." in _texts(cap) and "and now?" in backend.requests[-1].last_user
     finally:
         transform.install(shell)
+
+
+def test_no_model_configured_is_one_actionable_line(shell):
+    from shell_agent_lab.llm.errors import ConfigurationError
+    from shell_agent_lab.notebook import runtime as runtime_mod
+
+    def failing(**_kw):
+        raise ConfigurationError("no model is configured and none was found", hint="Set OPENAI_API_KEY")
+
+    runtime_mod.reset_runtime()
+    runtime_mod.get_runtime(shell, build=failing)
+    res, _ = run(shell, "%agent hello?")
+    assert type(res.error_in_exec).__name__ == "UsageError"
+    assert str(res.error_in_exec) == ("shell-agent-lab cannot start: no model is configured and none was found"
+                                      " — Set OPENAI_API_KEY")
