@@ -269,6 +269,14 @@ class Agent:
         with self._cond:
             return self._engine_error
 
+    def auto_extract_enabled(self, session: Any = None, backend: Backend | None = None) -> bool:
+        """Whether memory extraction follows a turn (setting → profile → the backend's default)."""
+        session = session or self.session
+        backend = backend or self._backends.get(self._profile_of(session))
+        return auto_extract_on(self.settings, self._profile_dict(session), backend)
+
+    _auto_extract = auto_extract_enabled    # older name, still used by front doors
+
     @property
     def profile(self) -> str | None:
         """The profile the current session uses (its own, else ``ShellAgent.profile``)."""

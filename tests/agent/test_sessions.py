@@ -139,3 +139,15 @@ def test_an_engine_that_cannot_open_does_not_block_chat(make_agent, store):
     assert agent.run("hello").text == "Still here."
     data = agent.run("/data")
     assert data.error is None and "database is locked by another process" in data.text
+
+
+def test_auto_extract_enabled_follows_setting_profile_and_backend(make_agent, settings):
+    agent, _ = make_agent(ScriptedBackend())
+    assert agent.auto_extract_enabled() is False          # settings fixture: off
+    settings.auto_extract = None
+    assert agent.auto_extract_enabled() is False          # scripted double: off by default
+    remote = ScriptedBackend()
+    remote.auto_extract_default = True
+    assert agent.auto_extract_enabled(backend=remote) is True
+    settings.auto_extract = True
+    assert agent.auto_extract_enabled() is True
