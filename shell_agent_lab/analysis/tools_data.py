@@ -1,6 +1,7 @@
 """Tools over tables and DataFrames: list, describe, query, load, save, reset, chart."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
@@ -147,6 +148,16 @@ def _load_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     return ToolResult(f"Loaded {info.rows:,} rows into table {info.name}.\ncolumns: {cols}")
 
 
+def _maybe_json(value: Any) -> Any:
+    """Models sometimes send an object argument as JSON text; accept both."""
+    if isinstance(value, str) and value.strip().startswith("{"):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
 @guarded
 def _create_chart(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     engine = engine_of(ctx)
@@ -154,8 +165,8 @@ def _create_chart(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     title = text_arg(args, "title", required=False, max_chars=200)
     result = engine.query(sql, path="chat", cancel=ctx.cancel)
     max_rows = engine.settings.max_chart_rows
-    spec = charts.build_spec(result.columns, result.rows, mark=args.get("mark"),
-                             encoding=args.get("encoding"), title=title, max_rows=max_rows)
+    spec = charts.build_spec(result.columns, result.rows, mark=_maybe_json(args.get("mark")),
+                             encoding=_maybe_json(args.get("encoding")), title=title, max_rows=max_rows)
     channels = ", ".join(f"{k}={v.get('field', '?') if isinstance(v, dict) else '…'}"
                          for k, v in spec["encoding"].items())
     return ToolResult(

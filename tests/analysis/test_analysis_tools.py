@@ -141,6 +141,9 @@ def test_create_chart_inlines_data(tools, make_ctx, engine, sales_csv):
     assert json.loads(json.dumps(spec)) == spec
     with pytest.raises(ToolError, match="not a column"):
         run(tools, "create_chart", make_ctx(), sql="SELECT 1 AS a", mark="bar", encoding={"x": {"field": "b"}})
+    as_text = run(tools, "create_chart", make_ctx(), sql="SELECT 1 AS a", mark="bar",
+                  encoding='{"x": {"field": "a", "type": "nominal"}}')
+    assert as_text.data["charts"][0]["encoding"] == {"x": {"field": "a", "type": "nominal"}}
 
 
 def test_analyze_data_windows_findings_report_and_progress(tools, make_ctx, engine, store, session_id, events, sales_csv):
