@@ -56,6 +56,15 @@ _STOP = frozenset({"user", "with", "from", "that", "this", "have", "they", "thei
                    "wants", "want", "would", "like", "uses", "using", "prefer", "prefers",
                    "preferred"})
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
+_ANY_WORD = re.compile(r"[^\W_]+")
+_CJK_CHAR = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u4e00-\u9fff]")
+_CJK_ANY_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u4e00-\u9fff]+")
+#: words that carry no claim of their own; everything else in a fact must be the user's
+_FUNCTION_WORDS = _STOP | frozenset({
+    "a", "an", "the", "to", "of", "in", "on", "at", "by", "for", "and", "or", "is", "are",
+    "was", "be", "as", "it", "its", "he", "she", "we", "i", "my", "me", "our", "his", "her",
+    "likes", "liked", "wanted", "prefer", "uses", "used", "use", "should",
+})
 _CJK_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u4e00-\u9fff]{3,}")
 _HIRAGANA = re.compile(r"^[\u3040-\u309f]+$")
 
@@ -170,8 +179,20 @@ def cjk_trigrams(native: str) -> list[str]:
 
 
 def _units(text: str) -> set[str]:
-    """Content units of ``text``: 5-letter stems of its keywords, and its CJK trigrams."""
-    return {w[:5] for w in keywords(text)} | set(cjk_trigrams(text))
+    """Content units of ``text``, everything but function words: 5-letter stems of words
+    (shorter words whole), CJK trigrams of runs with kanji/katakana, and short CJK runs whole."""
+    units: set[str] = set()
+    for word in _ANY_WORD.findall(text.lower()):
+        if _CJK_CHAR.search(word):
+            for run in _CJK_ANY_RUN.findall(word):
+                if len(run) < 3 and not _HIRAGANA.match(run):
+                    units.add(run)
+            units.update(cjk_trigrams(word))
+            word = _CJK_CHAR.sub(" ", word)
+            units.update(w[:5] for w in word.split() if w not in _FUNCTION_WORDS)
+        elif word not in _FUNCTION_WORDS and len(word) >= 2:
+            units.add(word[:5])
+    return units
 
 
 def _contained(text: str, user_text: str) -> bool:
@@ -179,9 +200,11 @@ def _contained(text: str, user_text: str) -> bool:
     units = _units(text)
     if not units:
         return False
-    words = _ASCII_WORD.findall(user_text.lower())
-    prefixes = {w[:4] for w in words} | {w[:5] for w in words}
-    return all((unit in prefixes) if unit.isascii() else (unit in user_text) for unit in units)
+    lowered = user_text.lower()
+    words = _ANY_WORD.findall(lowered)
+    prefixes = {w[:n] for w in words for n in range(2, 6)}
+    return all(unit in prefixes or (_CJK_CHAR.search(unit) is not None and unit in lowered)
+               for unit in units)
 
 
 def verified_fields(fact: str, native: str, user_text: str) -> tuple[str, str] | None:
