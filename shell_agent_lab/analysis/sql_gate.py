@@ -13,6 +13,10 @@ A statement passes only when DuckDB's own parser says it is exactly one ``SELECT
   ``current_setting``, ``nextval``/``setval``, anything named ``read_*``) are refused;
 * catalogs and schemas other than the default are refused.
 
+An unreferenced ``WINDOW w AS (…)`` clause is the one part of a SELECT the tree leaves out:
+DuckDB drops it while parsing and never evaluates it; a referenced window is inlined into the
+window function and checked like everything else.
+
 Everything else (``ATTACH``, ``COPY``, ``EXPORT``/``IMPORT DATABASE``, ``INSTALL``, ``LOAD``,
 ``SET``, ``PRAGMA``, ``CALL``, ``CREATE SECRET``, writes) is not a SELECT and never reaches the
 tree walk. The engine runs what passes on a connection with external access disabled and its
