@@ -212,7 +212,6 @@ class Agent:
         analysis engine.
         """
         self._require_not_busy("switch sessions")
-        self.wait_idle()
         store = self.store
         session = None
         if session_id is not None:
@@ -224,22 +223,14 @@ class Agent:
             if session is not None and private and not session.private:
                 session = None          # a private session for this notebook was asked for
         if session is None:
-            kwargs: dict[str, Any] = {"notebook_path": notebook_path, "private": private,
-                                      "profile": self.settings.profile}
-            if key is not None:
-                kwargs["key"] = key
-            try:
-                session = store.create_session(**kwargs)
-            except TypeError:
-                kwargs.pop("key", None)
-                session = store.create_session(**kwargs)
+            session = store.create_session(notebook_path=notebook_path, private=private,
+                                           profile=self.settings.profile, key=key)
         self._switch_to(session)
         return session
 
     def new_session(self, *, private: bool | None = None, title: str = DEFAULT_TITLE) -> Any:
         """Start a fresh session for the same notebook (``/reset``, ``/private``); the old one is kept."""
         self._require_not_busy("start a new session")
-        self.wait_idle()
         old = self.session
         session = self.store.create_session(title=title, notebook_path=old.notebook_path,
                                             private=bool(old.private if private is None else private),
@@ -517,10 +508,16 @@ class Agent:
             raise AgentBusyError(f"cannot {what} while a turn runs; wait for it or /stop it first")
 
     def _switch_to(self, session: Any) -> None:
-        with self._cond:
-            old_engine, self._engine, self._engine_for = self._engine, None, None
-            self._session = session
-            self._epoch += 1
+        """Make ``session`` current once nothing runs (a send racing the switch waits its turn)."""
+        while True:
+            self.wait_idle()
+            with self._cond:
+                if self._phase != AgentState.READY or self._queued is not None or self._background:
+                    continue             # a turn slipped in between: let it finish first
+                old_engine, self._engine, self._engine_for = self._engine, None, None
+                self._session = session
+                self._epoch += 1
+                break
         if old_engine is not None:
             try:
                 old_engine.close()
