@@ -281,7 +281,12 @@ class AnalysisEngine:
         with self._lock:
             self._check_open()
             self.refresh_dataframes()
-            return self._gate.check(sql, self._known())
+            return self._gate.check(sql, self._known(), self._stored_functions())
+
+    def _stored_functions(self) -> list[str]:
+        """Macros defined in the database file itself (a foreign file could carry any)."""
+        rows = self._conn.execute("SELECT function_name FROM duckdb_functions() WHERE NOT internal").fetchall()
+        return [r[0] for r in rows]
 
     def query(self, sql: str, *, path: Path_ = "chat", timeout: float | None = None,
               cancel: threading.Event | None = None) -> QueryResult:
@@ -466,7 +471,7 @@ class AnalysisEngine:
                                if s.lower() not in known]
                 raise TableNameError(f"a table named {name!r} already exists; choose another name, "
                                      f"e.g. {', '.join(suggestions)}.")
-            gated = self._gate.check(sql, self._known())
+            gated = self._gate.check(sql, self._known(), self._stored_functions())
             try:
                 self._conn.execute(f"CREATE TABLE {quote_ident(name)} AS \n{gated.sql}\n")
             except duckdb.Error as exc:

@@ -72,9 +72,9 @@ class GatedSQL:
     tables: tuple[str, ...]
 
 
-def _function_denied(name: str) -> bool:
+def _function_denied(name: str, extra: frozenset[str] = frozenset()) -> bool:
     lowered = name.lower()
-    return lowered in DENIED_FUNCTIONS or lowered.startswith(_DENIED_PREFIXES)
+    return lowered in DENIED_FUNCTIONS or lowered in extra or lowered.startswith(_DENIED_PREFIXES)
 
 
 def _collect_ctes(node: Any, into: set[str]) -> None:
@@ -113,10 +113,10 @@ def _check_base_table(node: dict[str, Any], allowed: set[str], seen: list[str]) 
     seen.append(name)
 
 
-def _walk(node: Any, allowed: set[str], seen: list[str]) -> None:
+def _walk(node: Any, allowed: set[str], seen: list[str], denied: frozenset[str]) -> None:
     if isinstance(node, list):
         for value in node:
-            _walk(value, allowed, seen)
+            _walk(value, allowed, seen, denied)
         return
     if not isinstance(node, dict):
         return
@@ -124,6 +124,10 @@ def _walk(node: Any, allowed: set[str], seen: list[str]) -> None:
     kind = node.get("type")
     if cls == "FUNCTION":
         name = str(node.get("function_name", ""))
+        if name.lower() in denied:
+            raise SQLRejectedError(
+                f"SQL rejected: {name}() is a macro stored in the database file, not a built-in "
+                "function; it is not allowed.")
         if _function_denied(name):
             raise SQLRejectedError(
                 f"SQL rejected: function {name}() reaches outside the data and is not allowed; "
@@ -142,7 +146,7 @@ def _walk(node: Any, allowed: set[str], seen: list[str]) -> None:
         elif kind == "TABLE_FUNCTION":
             function = node.get("function") or {}
             name = str(function.get("function_name", "")) if isinstance(function, dict) else ""
-            if name.lower() not in ALLOWED_TABLE_FUNCTIONS:
+            if name.lower() not in ALLOWED_TABLE_FUNCTIONS or name.lower() in denied:
                 raise SQLRejectedError(
                     f"SQL rejected: table function {name}() is not allowed (it can read files or "
                     f"system state); only range(), generate_series() and unnest() are; {_HINT}.")
@@ -156,20 +160,22 @@ def _walk(node: Any, allowed: set[str], seen: list[str]) -> None:
                 seen.append(target)
     for value in node.values():
         if isinstance(value, (dict, list)):
-            _walk(value, allowed, seen)
+            _walk(value, allowed, seen, denied)
 
 
-def check_tree(tree: dict[str, Any], known_tables: Collection[str]) -> tuple[str, ...]:
+def check_tree(tree: dict[str, Any], known_tables: Collection[str],
+               denied_functions: Collection[str] = ()) -> tuple[str, ...]:
     """Check one serialised statement tree; return the table names it reads.
 
-    ``tree`` is one element of ``json_serialize_sql(...)["statements"]``.
-    Raises :class:`SQLRejectedError` with a one-line reason.
+    ``tree`` is one element of ``json_serialize_sql(...)["statements"]``; ``denied_functions``
+    adds names to refuse (the engine passes macros stored in the session database, which a
+    foreign database file could define). Raises :class:`SQLRejectedError` with a one-line reason.
     """
     allowed = {name.lower() for name in known_tables}
     ctes: set[str] = set()
     _collect_ctes(tree, ctes)
     seen: list[str] = []
-    _walk(tree, allowed | ctes, seen)
+    _walk(tree, allowed | ctes, seen, frozenset(n.lower() for n in denied_functions))
     return tuple(dict.fromkeys(seen))
 
 
@@ -188,7 +194,7 @@ class SQLGate:
         with self._lock:
             self._conn.close()
 
-    def check(self, sql: str, known_tables: Collection[str]) -> GatedSQL:
+    def check(self, sql: str, known_tables: Collection[str], denied_functions: Collection[str] = ()) -> GatedSQL:
         """Return the statement to run, or raise :class:`SQLRejectedError`."""
         if not isinstance(sql, str) or not sql.strip():
             raise SQLRejectedError("SQL rejected: the query is empty; write one SELECT statement.")
@@ -227,7 +233,7 @@ class SQLGate:
         if len(trees) != 1:
             raise SQLRejectedError("SQL rejected: exactly one SELECT statement is allowed.")
         try:
-            tables = check_tree(trees[0], known_tables)
+            tables = check_tree(trees[0], known_tables, denied_functions)
         except RecursionError as exc:
             raise SQLRejectedError("SQL rejected: the statement is nested too deeply.") from exc
         return GatedSQL(sql=text.strip().rstrip(";").strip() or text, tables=tables)

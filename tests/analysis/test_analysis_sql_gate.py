@@ -264,3 +264,29 @@ def test_gate_reports_the_tables_a_query_reads():
         assert gate.check("SELECT 1;", []).sql == "SELECT 1"
     finally:
         gate.close()
+
+
+def test_views_and_macros_in_a_foreign_database_file_are_not_reachable(tmp_path):
+    """A database file from elsewhere (e.g. an imported bundle) may define views and macros."""
+    import duckdb
+
+    from shell_agent_lab.analysis import AnalysisEngine
+
+    db = tmp_path / "foreign.duckdb"
+    writer = duckdb.connect(str(db))
+    writer.execute("CREATE TABLE t AS SELECT 1 AS a")
+    writer.execute("CREATE VIEW v AS SELECT * FROM read_text('/etc/passwd')")
+    writer.execute("CREATE MACRO leak() AS (SELECT count(*) FROM read_text('/etc/passwd'))")
+    writer.execute("CREATE MACRO rows_of() AS TABLE SELECT * FROM read_text('/etc/passwd')")
+    writer.close()
+    engine = AnalysisEngine(db)
+    try:
+        assert [t.name for t in engine.tables()] == ["t"]
+        for sql, message in [("SELECT * FROM v", "unknown table 'v'"),
+                             ("SELECT leak()", "macro stored in the database file"),
+                             ("SELECT * FROM rows_of()", "rows_of"),
+                             ("SELECT a, leak() FROM t", "macro")]:
+            with pytest.raises(SQLRejectedError, match=message):
+                engine.query(sql)
+    finally:
+        engine.close()
