@@ -118,6 +118,7 @@ def run_size(n: int, turns: int, budget: Budget) -> dict:
         builder.build(sid, budget=budget, summarizer=summarizer)
         cold = (time.perf_counter() - t0) * 1000
         times: list[float] = []
+        cpu: list[float] = []
         previous: bytes | None = None
         unstable = forced = requests = 0
         shares: list[float] = []
@@ -125,9 +126,10 @@ def run_size(n: int, turns: int, budget: Budget) -> dict:
         def measure() -> None:
             nonlocal previous, unstable, forced, requests
             calls = summarizer.calls
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             built = builder.build(sid, budget=budget, summarizer=summarizer)
             times.append((time.perf_counter() - t0) * 1000)
+            cpu.append((time.thread_time() - c0) * 1000)
             request = _serialise(built.messages)
             if previous is not None:
                 requests += 1
@@ -149,7 +151,9 @@ def run_size(n: int, turns: int, budget: Budget) -> dict:
             _answer(store, sid, k)
         store.close()
     times.sort()
+    cpu.sort()
     return {
+        "cpu_median_ms": statistics.median(cpu), "cpu_p95_ms": cpu[int(0.95 * (len(cpu) - 1))],
         "records": n, "cold_ms": cold, "median_ms": statistics.median(times),
         "p95_ms": times[int(0.95 * (len(times) - 1))], "max_ms": times[-1],
         "unstable": unstable, "forced": forced, "requests": requests,
@@ -170,10 +174,10 @@ def main(argv: list[str] | None = None) -> int:
           "max_tool_result_tokens 2000")
     print()
     print("| context tokens | window step | records | first build (ms) | median (ms) | p95 (ms) | "
-          "max (ms) | "
+          "max (ms) | CPU median / p95 (ms) | "
           "requests not extending the previous one: unexplained / new summary | "
           "mean shared-prefix share |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for step in (float(x) for x in args.steps.split(",")):
         for context in (int(c) for c in args.contexts.split(",")):
             budget = Budget(max_context_tokens=context, output_reserve=context // 8,
@@ -186,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
 def _row(context: int, step: float, r: dict) -> None:
     print(f"| {context:,} | {step:g} | {r['records']:,} | {r['cold_ms']:.1f} | "
           f"{r['median_ms']:.2f} | {r['p95_ms']:.2f} | {r['max_ms']:.2f} | "
+          f"{r['cpu_median_ms']:.2f} / {r['cpu_p95_ms']:.2f} | "
           f"{r['unstable']} / {r['forced']} (of {r['requests']}) | {r['prefix_share']:.1%} |",
           flush=True)
 
