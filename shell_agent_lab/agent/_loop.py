@@ -119,7 +119,7 @@ class _Turn:
                         ("session", lambda: store.session_memory.list(sid))):
             try:
                 out[key] = tuple((e.id, getattr(e, "touch_count", 0), getattr(e, "fact", None) or
-                                  getattr(e, "content", None)) for e in fn())
+                                  getattr(e, "content", None), getattr(e, "state", None)) for e in fn())
             except Exception:
                 out[key] = ()
         return out
@@ -228,6 +228,13 @@ class _Turn:
             return out
         return ToolResult(json.dumps(out, default=str, ensure_ascii=False))
 
+    def _unique_ids(self, calls: list[ToolCall]) -> None:
+        """Every call of the turn gets its own id (some local servers send none, or reuse "0")."""
+        for n, call in enumerate(calls):
+            if not call.id or call.id in self._seen_ids:
+                call.id = f"call-{self.env.turn_id}-{len(self._seen_ids) + 1}"
+            self._seen_ids.add(call.id)
+
     def _report_bad_call(self, exc: ToolArgumentsError) -> list[str]:
         env = self.env
         call = ToolCall(id=exc.tool_call_id or f"call-{env.turn_id}-bad", name=exc.tool_name or "unknown")
@@ -282,6 +289,7 @@ class _Turn:
         self._data_changed = False
         self._data_baseline: tuple | None = None
         self._schema: str | None = None
+        self._seen_ids: set[str] = set()
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -328,6 +336,7 @@ class _Turn:
                 retried_empty = True
                 notes = [EMPTY_REPLY_NOTE]
                 continue
+            self._unique_ids(response.tool_calls)
             env.store.append_record(self.sid, "assistant", text, tool_calls=_serialise_calls(response.tool_calls))
             env.answered = True
             if text.strip():

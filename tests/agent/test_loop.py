@@ -159,3 +159,20 @@ def test_narrative_text_with_tool_calls_is_published(make_agent):
     agent, rec = make_agent(backend)
     agent.run("date")
     assert rec.of("assistant_text")[0].data["text"] == "Let me check the calendar."
+
+
+def test_missing_and_repeated_call_ids_are_made_unique(make_agent, store):
+    backend = ScriptedBackend([
+        reply("", ToolCall("", "resolve_date", {"expression": "today"}),
+              ToolCall("0", "resolve_date", {"expression": "yesterday"})),
+        reply("", ToolCall("0", "resolve_date", {"expression": "tomorrow"})),
+        "done"])
+    agent, rec = make_agent(backend)
+    agent.run("dates")
+    records = store.list_records(agent.session.id)
+    call_ids = [c["id"] for r in records if r.role == "assistant" for c in (r.tool_calls or [])]
+    tool_ids = [r.tool_call_id for r in records if r.role == "tool"]
+    assert len(set(call_ids)) == 3 and "" not in call_ids and call_ids == tool_ids
+    assert [e.data["tool_call_id"] for e in rec.of("tool_end")] == tool_ids
+    last = backend.requests[-1].messages
+    assert [m.tool_call_id for m in last if m.role == "tool"] == tool_ids
