@@ -14,11 +14,13 @@ from pathlib import Path
 
 __all__ = [
     "BASE_PROMPT", "RULES_INTRO", "GLOBAL_HEADER", "SESSION_HEADER", "FINDINGS_HEADER",
-    "SCHEMA_HEADER", "RULES_FILENAME", "PromptParts", "render_system_prompt", "RulesFile",
+    "SCHEMA_HEADER", "RULES_FILENAME", "RULES_MAX_BYTES", "PromptParts", "render_system_prompt", "RulesFile",
     "normalise_rules",
 ]
 
 RULES_FILENAME = "system_rules.md"
+#: standing instructions beyond this many bytes are cut (they are sent with every request)
+RULES_MAX_BYTES = 16 * 1024
 
 BASE_PROMPT = """\
 You are a data-analysis assistant working inside a Jupyter notebook. You help the user understand \
@@ -128,7 +130,14 @@ class RulesFile:
             except OSError as exc:
                 self.error = f"cannot read {self.path}: {exc.strerror or exc}"
                 return self._text
-            self._text = normalise_rules(raw.decode("utf-8", errors="replace"))
-            self._stamp = stamp
             self.error = None
+            if len(raw) > RULES_MAX_BYTES:
+                self.error = (f"{self.path.name} is {len(raw) // 1024} KiB; only the first "
+                              f"{RULES_MAX_BYTES // 1024} KiB are used — shorten it")
+                raw = raw[:RULES_MAX_BYTES]
+            text = raw.decode("utf-8", errors="replace")
+            if self.error:
+                text = text.rstrip("\ufffd")         # the character the cut went through
+            self._text = normalise_rules(text)
+            self._stamp = stamp
             return self._text

@@ -129,3 +129,15 @@ def test_schema_containing_the_tag_rotates_it(session):
     prompt = builder.system_prompt(session.id, data_schema=f"t: {tag} VARCHAR")
     assert builder.guard_tag(session.id) != tag
     assert f"<{builder.guard_tag(session.id)}>" in prompt
+
+
+def test_oversized_rules_are_cut_with_a_clear_message(tmp_path):
+    from shell_agent_lab.context.prompt import RULES_MAX_BYTES
+
+    path = tmp_path / "system_rules.md"
+    path.write_text("é" * RULES_MAX_BYTES)          # 2 bytes each: twice the limit
+    rules = RulesFile(path)
+    text = rules.text()
+    assert len(text.encode()) <= RULES_MAX_BYTES + 1
+    assert "\ufffd" not in text                      # never a half character
+    assert "shorten it" in rules.error and "\n" not in rules.error
