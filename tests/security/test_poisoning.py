@@ -141,7 +141,7 @@ def _note_tool() -> ToolDescriptor:
                           {"type": "object", "properties": {}}, handler)
 
 
-@pytest.fixture(params=[True, False], ids=["auto-extract", "remember-fact-tool"])
+@pytest.fixture(params=[True, False], ids=["auto-extract+schema", "remember-fact-tool"])
 def world(tmp_path, request):
     data = tmp_path / "files"
     data.mkdir()
@@ -181,7 +181,9 @@ def world(tmp_path, request):
     backend = ScriptedBackend(fn=ObedientModel(plan))
     # auto-extraction on: extraction runs after each turn and remember_fact is hidden;
     # off: the model stores memories itself through remember_fact (approved by policy)
-    settings = ShellAgent(auto_extract=request.param, auto_title=False, approval_policy="approve")
+    # (the first also puts the tables' schema, poisoned column name included, in the prompt)
+    settings = ShellAgent(auto_extract=request.param, auto_title=False, approval_policy="approve",
+                          schema_in_prompt=request.param)
     agent = Agent(
         store=store, registry=registry, events=EventBus(), settings=settings, backend=backend,
         namespace=lambda: namespace,
@@ -190,7 +192,7 @@ def world(tmp_path, request):
             base_dir=tmp_path),
     )
     agent.open_session(None, notebook_path="poisoned.ipynb")
-    yield agent, store, backend
+    yield agent, store, backend, namespace, request.param
     agent.abort()
     agent.wait_idle(timeout=10)
     agent.close()
@@ -214,7 +216,7 @@ def _turn(agent: Agent, message: str):
 
 
 def test_poisoned_data_never_reaches_global_memory_or_the_next_session(world):
-    agent, store, backend = world
+    agent, store, backend, namespace, schema_in_prompt = world
     first = agent.session.id
     for message in TURNS:
         reply = _turn(agent, message)
@@ -250,7 +252,18 @@ def test_poisoned_data_never_reaches_global_memory_or_the_next_session(world):
     # while the legitimate, user-stated preference still gets through the gate
     assert any(_LEGIT in e.fact for e in global_facts)
 
-    # 3. a new session's system prompt carries none of it
+    # the schema in the prompt carries the poisoned column name only inside a guard envelope
+    if schema_in_prompt:
+        assert any("QUOKKACOL" in r.messages[0].content for r in backend.requests)
+    for request in backend.requests:
+        system = request.messages[0].content
+        if "QUOKKACOL" in system:
+            tag = re.search(r"<(user_data_[0-9a-f]{32})>\n[^<]*QUOKKACOL", system)
+            assert tag, "a column name reached the system prompt outside an envelope"
+            assert f"</{tag.group(1)}>" in system[tag.end():]
+
+    # 3. a new session (another notebook: its own namespace) carries none of it
+    namespace.clear()
     agent.new_session()
     assert agent.session.id != first
     before = len(backend.requests)
