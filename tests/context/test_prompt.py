@@ -141,3 +141,21 @@ def test_oversized_rules_are_cut_with_a_clear_message(tmp_path):
     assert len(text.encode()) <= RULES_MAX_BYTES + 1
     assert "\ufffd" not in text                      # never a half character
     assert "shorten it" in rules.error and "\n" not in rules.error
+
+
+def test_extraction_and_compaction_prompt_snapshots(session, summarizer):
+    from shell_agent_lab.context import Extractor
+    from shell_agent_lab.llm.scripted import ScriptedBackend
+
+    session.store.global_memory.set("User prefers plotly for charts", "preference")
+    session.add("user", "Load sales.csv please")
+    session.add("assistant", "Loaded 120 rows.")
+    backend = ScriptedBackend(["NONE"])
+    Extractor(session.store).run(session.id, backend, private=False)
+    request = backend.last_request.messages
+    _check_snapshot("extraction_request", "\n---\n".join(f"{m.role}:\n{m.content}" for m in request))
+
+    session.conversation(40)
+    ContextBuilder(session.store).build(session.id, budget=Budget(max_context_tokens=3000),
+                                        summarizer=summarizer)
+    _check_snapshot("compaction_system_prompt", summarizer.requests[0][0].content)
