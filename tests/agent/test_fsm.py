@@ -248,3 +248,14 @@ def test_run_timeout_leaves_the_turn_running(make_agent):
     release.set()
     rec.wait_for("turn_finished")
     assert agent.wait_idle(timeout=10)
+
+
+def test_auto_extract_off_never_extracts(make_agent, settings):
+    calls = []
+    agent, rec = make_agent(ScriptedBackend(["a", "b"]), extractor=lambda s, b, c: calls.append(s))
+    agent.run("one")
+    agent.run("two")
+    assert agent.wait_idle(timeout=10)
+    assert calls == [] and not rec.of("extraction_started")
+    assert EXTRACTING not in [e.data["state"] for e in rec.of("state_changed")]
+    assert [e.data["state"] for e in rec.of("state_changed")] == [BUSY, READY, BUSY, READY]

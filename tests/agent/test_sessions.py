@@ -151,3 +151,11 @@ def test_auto_extract_enabled_follows_setting_profile_and_backend(make_agent, se
     assert agent.auto_extract_enabled(backend=remote) is True
     settings.auto_extract = True
     assert agent.auto_extract_enabled() is True
+
+
+def test_no_title_request_when_titles_are_off(make_agent, store):
+    backend = ScriptedBackend(["only the answer"])
+    agent, _ = make_agent(backend)
+    agent.run("first message")
+    assert agent.wait_idle(timeout=10)
+    assert len(backend.requests) == 1 and store.get_session(agent.session.id).title == "New Session"
