@@ -55,7 +55,12 @@ class QueryResult:
         return list(zip(*columns)) if columns else []
 
     def to_pandas(self) -> Any:
-        frame = self.table.to_pandas()
+        """The result as a pandas DataFrame (Python objects for types pandas has no dtype for)."""
+        try:
+            frame = self.table.to_pandas()
+        except (pa.ArrowException, NotImplementedError, ValueError):
+            import pandas as pd
+            frame = pd.DataFrame.from_records(self.rows, columns=range(len(self.columns)))
         frame.columns = list(self.columns)
         return frame
 
