@@ -48,6 +48,14 @@ __all__ = ["Budget", "Built", "ContextBuilder"]
 
 @dataclass
 class Built:
+    """One request's messages.
+
+    ``stats``: records, system_tokens, raw_records, raw_tokens, window_start,
+    summarized_records, anchored_records, dropped_dead_topics, summary_blocks,
+    summary_cache_hits, summarizer_calls, summary_unavailable, summary_errors (one line each),
+    used_cache, guard_rotations, total_tokens.
+    """
+
     messages: list[Message]
     system_prompt: str
     stats: dict[str, Any] = field(default_factory=dict)
@@ -97,7 +105,12 @@ class ContextBuilder:
 
     def build(self, session_id: str, *, budget: Budget, summarizer: Backend | None,
               notes: Sequence[str] = (), data_schema: str | None = None) -> Built:
-        """System prompt and history within ``budget``; ``notes`` are transient system messages."""
+        """System prompt and history within ``budget``.
+
+        ``summarizer`` folds older records into cached summaries (``None``: they are elided);
+        ``notes`` are transient system messages appended last; ``data_schema`` is the tables'
+        schema text, guard-wrapped into the system prompt (keep it byte-stable across turns).
+        """
         with self._lock:
             state = self._state(session_id)
             self._guards.prepare(session_id, self._sync_records(session_id, state))
