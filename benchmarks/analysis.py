@@ -29,7 +29,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "_data"
 
-FULL_ROWS = 10_500_000      # ~1 GB of CSV
+FULL_ROWS = 12_600_000      # ~1 GB of CSV
 SMALL_ROWS = 200_000
 
 REVENUE = "quantity * unit_price * (1 - discount)"
@@ -80,16 +80,17 @@ def generate(rows: int) -> tuple[Path, Path]:
     import duckdb
 
     DATA.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(config={"enable_progress_bar": False})
     orders = DATA / f"orders_{rows}.csv"
     products = DATA / "products.csv"
     if not products.exists():
-        duckdb.sql(f"""COPY (SELECT 'product_' || i AS product, 'category_' || (i % 12) AS category,
+        con.execute(f"""COPY (SELECT 'product_' || i AS product, 'category_' || (i % 12) AS category,
                               round(1 + (hash(i * 29) % 50000) / 100.0, 2) AS cost
                        FROM range(500) t(i)) TO '{products}' (HEADER)""")
     if not orders.exists():
         print(f"generating {orders.name} ({rows:,} rows) …", file=sys.stderr, flush=True)
         tmp = orders.with_suffix(".tmp")
-        duckdb.sql(f"""COPY (SELECT i AS order_id,
+        con.execute(f"""COPY (SELECT i AS order_id,
                    DATE '2019-01-01' + CAST(hash(i) % 2191 AS INTEGER) AS order_date,
                    'region_' || lpad(CAST(hash(i * 3) % 12 AS VARCHAR), 2, '0') AS region,
                    'product_' || CAST(hash(i * 7) % 500 AS VARCHAR) AS product,
@@ -101,6 +102,7 @@ def generate(rows: int) -> tuple[Path, Path]:
                    md5(CAST(i AS VARCHAR))[1:12] AS ref
                FROM range({rows}) t(i)) TO '{tmp}' (HEADER, FORMAT csv)""")
         tmp.rename(orders)
+    con.close()
     return orders, products
 
 
