@@ -80,7 +80,8 @@ def generate(rows: int) -> tuple[Path, Path]:
     import duckdb
 
     DATA.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(config={"enable_progress_bar": False})
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
     orders = DATA / f"orders_{rows}.csv"
     products = DATA / "products.csv"
     if not products.exists():
