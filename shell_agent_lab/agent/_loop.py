@@ -97,15 +97,21 @@ class _Turn:
         if self.env.cancel.is_set():
             raise _Cancelled()
 
-    def _tool_context(self, call_id: str = "") -> ToolContext:
+    def _tool_context(self, call_id: str = "", name: str = "") -> ToolContext:
         env = self.env
+
+        def publish(type_: str, data: dict) -> None:
+            if type_ == "tool_progress" and name and "name" not in data:
+                data = {**data, "name": name}
+            env.publish(type_, data)
+
         work_dir = None
         try:
             work_dir = env.store.session_dir(self.sid) / "work"
         except Exception:
             pass
         ctx = ToolContext(session_id=self.sid, store=env.store, engine=env.engine, backend=env.backend,
-                          publish=env.publish, cancel=env.cancel, tool_call_id=call_id, turn_id=env.turn_id,
+                          publish=publish, cancel=env.cancel, tool_call_id=call_id, turn_id=env.turn_id,
                           private=bool(env.session.private), auto_extract=env.auto_extract, work_dir=work_dir,
                           namespace=env.namespace, settings=env.settings, clock=env.clock,
                           wrap=_context.wrap_untrusted)
@@ -197,7 +203,7 @@ class _Turn:
 
     def _execute(self, call: ToolCall, activity: ToolActivity) -> ToolResult:
         env = self.env
-        ctx = self._tool_context(call.id)
+        ctx = self._tool_context(call.id, call.name)
         descriptor = env.registry.get(call.name)
         if descriptor is None or descriptor.name in env.disabled or not descriptor.available(ctx):
             names = ", ".join(d.name for d in env.registry.available(ctx, env.disabled)) or "none"

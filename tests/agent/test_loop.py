@@ -176,3 +176,18 @@ def test_missing_and_repeated_call_ids_are_made_unique(make_agent, store):
     assert [e.data["tool_call_id"] for e in rec.of("tool_end")] == tool_ids
     last = backend.requests[-1].messages
     assert [m.tool_call_id for m in last if m.role == "tool"] == tool_ids
+
+
+def test_tool_progress_is_matched_to_its_call(make_agent):
+    def slow(ctx, args):
+        for k in (1, 2):
+            ctx.progress(f"window {k}/2", k, 2)
+        return "finished"
+    backend = ScriptedBackend([call("windows", {}, id="w1"), "ok"])
+    agent, rec = make_agent(backend)
+    agent.registry.register(ToolDescriptor("windows", "Works in windows.", {"type": "object", "properties": {}}, slow))
+    agent.run("go")
+    progress = rec.of("tool_progress")
+    assert [(e.data["tool_call_id"], e.data["name"], e.data["detail"]) for e in progress] == \
+        [("w1", "windows", "window 1/2"), ("w1", "windows", "window 2/2")]
+    assert progress[0].data["turn_id"] == rec.of("tool_start")[0].data["turn_id"]
