@@ -414,7 +414,7 @@ class _MemoryCore:
             def lines() -> Iterator[str]:
                 for fact, native, category, source, created_at, suggested in rows:
                     yield render.memory_line(
-                        fact, native, category, source, from_db(created_at),
+                        fact, native, category, source, created_at,
                         scope=session_scope_tag, suggested=bool(suggested),
                     )
 

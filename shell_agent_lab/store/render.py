@@ -62,7 +62,7 @@ def trust_tag(source: str, *, scope: str = "global") -> str:
 
 
 def memory_line(
-    fact: str, native_fact: str, category: str, source: str, created_at: datetime | None, *,
+    fact: str, native_fact: str, category: str, source: str, created_at: datetime | str | None, *,
     scope: str, suggested: bool = False,
 ) -> str:
     """``- <trust> [<category>] [suggested]? <fact> (<native>) (learned YYYY-MM-DD)\\n``."""
@@ -72,8 +72,9 @@ def memory_line(
     native = sanitize(native_fact, FACT_RUNES)
     if native and native != clean_fact:
         line += f" ({native})"
-    if created_at is not None:
-        line += f" (learned {created_at.strftime('%Y-%m-%d')})"
+    if created_at:  # a datetime, or stored ISO text whose first 10 characters are the date
+        day = created_at[:10] if isinstance(created_at, str) else created_at.strftime("%Y-%m-%d")
+        line += f" (learned {day})"
     return line + "\n"
 
 
