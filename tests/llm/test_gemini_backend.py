@@ -109,11 +109,16 @@ def test_cancel_mid_stream(server):
     server.enqueue(GeminiReply(parts=[{"text": "a"}, {"text": "b"}, {"text": "c"}], hang_after=1))
     cancel = threading.Event()
     pieces = []
-    threading.Timer(0.3, cancel.set).start()
-    started = time.monotonic()
+    first_at = []
+
+    def on_text(piece):  # the stream then hangs; cancel a little later
+        pieces.append(piece)
+        first_at.append(time.monotonic())
+        threading.Timer(0.2, cancel.set).start()
+
     with pytest.raises(CancelledError):
-        make(server).stream([Message("user", "x")], on_text=pieces.append, options=ChatOptions(cancel=cancel))
-    assert pieces == ["a"] and time.monotonic() - started < 2
+        make(server, timeout=20).stream([Message("user", "x")], on_text=on_text, options=ChatOptions(cancel=cancel))
+    assert pieces == ["a"] and time.monotonic() - first_at[0] < 3
 
 
 def test_timeout_is_unreachable(server):
@@ -142,3 +147,25 @@ def test_vertex_path_and_bearer_token(server):
     assert request.headers["authorization"] == "Bearer tok"
     with pytest.raises(ConfigurationError, match="GOOGLE_CLOUD_PROJECT"):
         GeminiBackend(vertex=True, env={})
+
+
+def test_contents_mapping_images_and_message_signature():
+    from shell_agent_lab.llm.gemini_backend import to_gemini_contents
+
+    system, contents = to_gemini_contents([
+        Message("user", "see", images=[("image/png", b"\x89PNG")]),
+        Message("assistant", "", tool_calls=[ToolCall("vc-0123456789ab", "run_sql", {"sql": "s"}, extra={"synthetic_id": True})],
+                extra={"thought_signature": SIG}),
+    ])
+    assert system == ""
+    user, model = contents
+    assert user.parts[1].inline_data.data == b"\x89PNG" and user.parts[1].inline_data.mime_type == "image/png"
+    call_part = model.parts[0]
+    assert call_part.function_call.id is None and call_part.thought_signature == b"signature-1"
+
+
+def test_options_reach_the_request(server):
+    server.enqueue(GeminiReply(parts=[{"text": "ok"}]))
+    make(server).chat([Message("user", "x")], options=ChatOptions(temperature=0.2, max_output_tokens=55))
+    config = server.requests[0].json["generationConfig"]
+    assert config["temperature"] == 0.2 and config["maxOutputTokens"] == 55
