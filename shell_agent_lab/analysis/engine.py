@@ -262,6 +262,24 @@ class AnalysisEngine:
                 return self._table_info(canonical, samples=True)
             return self._frame_info(canonical)
 
+    def column_stats(self, name: str, *, timeout: float | None = None) -> dict[str, tuple[int, int]]:
+        """Per column: (non-null values, approximate distinct values), in one scan."""
+        with self._lock:
+            self.refresh_dataframes()
+            _, canonical = self._resolve(name)
+            columns = [c for c, _ in self._columns(canonical)][:200]
+            if not columns:
+                return {}
+            parts = []
+            for column in columns:
+                quoted = quote_ident(column)
+                parts.append(f"count({quoted})")
+                parts.append(f"approx_count_distinct({quoted})")
+            result = self._run(f"SELECT {', '.join(parts)} FROM {quote_ident(canonical)}", cap=1,
+                               path="chat", timeout=timeout)
+            values = result.rows[0]
+            return {c: (int(values[2 * i]), int(values[2 * i + 1])) for i, c in enumerate(columns)}
+
     def set_description(self, name: str, description: str) -> None:
         """Store a description with a loaded table (``COMMENT ON TABLE``)."""
         if not isinstance(description, str):

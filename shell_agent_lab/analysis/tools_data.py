@@ -8,6 +8,7 @@ from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 from . import charts
 from ._tooling import (MAX_MODEL_INPUT_CHARS, ask_model, engine_of, extract_sql, guarded, has_engine,
                        schema_text, text_arg, wrap)
+from .errors import AnalysisError
 from .results import QueryResult
 
 __all__ = ["data_tools"]
@@ -58,9 +59,17 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
              f"{info.rows:,} rows, {len(info.columns)} columns"]
     if info.description:
         lines.append(f"description: {info.description}")
+    try:
+        stats = engine.column_stats(info.name, timeout=15)
+    except AnalysisError:  # counting is a bonus; a slow or odd table still gets its schema
+        stats = {}
     for column, type_ in info.columns:
         sample = ", ".join(info.samples.get(column, []))
-        lines.append(f"- {column} {type_}" + (f" (e.g. {sample})" if sample else ""))
+        counts = ""
+        if column in stats:
+            non_null, distinct = stats[column]
+            counts = f"; {info.rows - non_null:,} null, ~{distinct:,} distinct"
+        lines.append(f"- {column} {type_}" + (f" (e.g. {sample}{counts})" if sample or counts else ""))
     return ToolResult("\n".join(lines))
 
 

@@ -249,3 +249,9 @@ def test_a_huge_result_is_refused_before_it_fills_the_kernel(make_engine):
     with pytest.raises(RowCapError, match="larger than 1 MiB"):
         engine.query("SELECT repeat('x', 4000000) AS big")
     assert engine.query("SELECT length(repeat('x', 4000000))").rows == [(4_000_000,)]
+
+
+def test_column_stats_count_nulls_and_distinct_values(engine, workdir):
+    (workdir / "n.csv").write_text("a,b\n1,x\n,x\n3,\n3,y\n")
+    engine.load("n.csv", "n")
+    assert engine.column_stats("n") == {"a": (3, 2), "b": (3, 2)}

@@ -66,6 +66,7 @@ def test_list_and_describe(tools, make_ctx, engine, namespace, sales_csv):
     assert "sample: region: north, south, east; day: 2024-01-01, 2024-01-02, 2024-01-03" in listing
     described = run(tools, "describe_data", make_ctx(), table_name="sales", set_description="daily sales").content
     assert "description: daily sales" in described and "- amount DOUBLE" in described
+    assert "- region VARCHAR (e.g. north, south, east; 0 null, ~4 distinct)" in described
     with pytest.raises(ToolError, match="unknown table"):
         run(tools, "describe_data", make_ctx(), table_name="missing")
 
