@@ -102,6 +102,8 @@ class Agent:
         self._turn_thread: threading.Thread | None = None
         self._violations: list[str] = []
         self._engine_error: str | None = None
+        # a rename from any front door refreshes the session this agent holds
+        self.events.subscribe(self._on_renamed, ["session_renamed"])
 
     # == public surface ==========================================================================
     @property
@@ -311,6 +313,12 @@ class Agent:
             except Exception:
                 log.exception("closing the analysis engine failed")
         self._backends.close()
+
+    def _on_renamed(self, event: Any) -> None:
+        with self._cond:
+            current = self._session.id if self._session is not None else None
+        if current is not None and event.data.get("session_id") == current:
+            self.refresh_session()
 
     # == state machine ===========================================================================
     def _state_locked(self) -> AgentState:
@@ -586,5 +594,4 @@ class Agent:
         first = next((r.content for r in self.store.list_records(session.id) if r.role == "user"), "")
         title = make_title(backend, first, cancel)
         if title and self.store.set_auto_title(session.id, title):
-            self.refresh_session()
             self._publish("session_renamed", {"session_id": session.id, "title": title})

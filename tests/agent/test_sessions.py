@@ -159,3 +159,11 @@ def test_no_title_request_when_titles_are_off(make_agent, store):
     agent.run("first message")
     assert agent.wait_idle(timeout=10)
     assert len(backend.requests) == 1 and store.get_session(agent.session.id).title == "New Session"
+
+
+def test_a_rename_published_by_a_front_door_refreshes_the_session(make_agent, store):
+    agent, _ = make_agent()
+    sid = agent.session.id
+    store.rename_session(sid, "Churn study")
+    agent.events.publish("session_renamed", {"session_id": sid, "title": "Churn study"}, session_id=sid)
+    assert agent.session.title == "Churn study" and agent.session.title_locked
