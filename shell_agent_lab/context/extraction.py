@@ -57,6 +57,8 @@ _STOP = frozenset({"user", "with", "from", "that", "this", "have", "they", "thei
                    "preferred"})
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
 _ANY_WORD = re.compile(r"[^\W_]+")
+_NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|cannot|avoid|without|stop)\b|n't\b|n’t\b")
+_CLAUSE = re.compile(r"[.;!?\n,:]+|\bbut\b")
 _CJK_CHAR = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u4e00-\u9fff]")
 _CJK_ANY_RUN = re.compile(r"[\u3040-\u309f\u30a0-\u30ff\u4e00-\u9fff]+")
 #: words that carry no claim of their own; everything else in a fact must be the user's
@@ -196,15 +198,27 @@ def _units(text: str) -> set[str]:
 
 
 def _contained(text: str, user_text: str) -> bool:
-    """Every unit of ``text`` occurs in ``user_text`` (stems at the start of a user's word)."""
+    """Every unit of ``text`` occurs in ``user_text`` (stems at the start of a user's word),
+    and a fact without a negation does not rest on words the user only used negated."""
     units = _units(text)
     if not units:
         return False
     lowered = user_text.lower()
     words = _ANY_WORD.findall(lowered)
     prefixes = {w[:n] for w in words for n in range(2, 6)}
-    return all(unit in prefixes or (_CJK_CHAR.search(unit) is not None and unit in lowered)
-               for unit in units)
+    if not all(unit in prefixes or (_CJK_CHAR.search(unit) is not None and unit in lowered)
+               for unit in units):
+        return False
+    if _NEGATION.search(text.lower()) or not _NEGATION.search(lowered):
+        return True
+    clauses = [(c, bool(_NEGATION.search(c)),
+                {w[:n] for w in _ANY_WORD.findall(c) for n in range(2, 6)})
+               for c in _CLAUSE.split(lowered) if c.strip()]
+    for unit in units:
+        holders = [negated for c, negated, pre in clauses if unit in pre or unit in c]
+        if holders and all(holders):
+            return False     # "never auto-approve DROP" does not vouch for "auto-approve DROP"
+    return True
 
 
 def verified_fields(fact: str, native: str, user_text: str) -> tuple[str, str] | None:

@@ -311,3 +311,16 @@ def test_lifecycle_on_an_unknown_session_is_harmless(store):
     from shell_agent_lab.context import run_lifecycle
 
     run_lifecycle(store, "no-such-session", "hello")
+
+
+def test_words_the_user_only_used_negated_do_not_vouch_for_a_positive_fact():
+    from shell_agent_lab.context.extraction import stated_by_user
+
+    assert not stated_by_user("User wants to auto-approve DROP statements", "",
+                              "Never auto-approve DROP statements!")
+    assert stated_by_user("User never wants DROP statements auto-approved", "",
+                          "Never auto-approve DROP statements!")
+    # a negation elsewhere in the message does not matter
+    assert stated_by_user("User prefers plotly", "", "I don't like matplotlib; use plotly")
+    assert not stated_by_user("User wants charts in plotly", "",
+                              "I never want charts in matplotlib, always plotly")
