@@ -255,3 +255,23 @@ def test_column_stats_count_nulls_and_distinct_values(engine, workdir):
     (workdir / "n.csv").write_text("a,b\n1,x\n,x\n3,\n3,y\n")
     engine.load("n.csv", "n")
     assert engine.column_stats("n") == {"a": (3, 2), "b": (3, 2)}
+
+
+def test_close_from_another_thread_stops_a_running_query(make_engine):
+    engine = make_engine()
+    outcome: list[BaseException] = []
+
+    def long_query() -> None:
+        try:
+            engine.query("SELECT count(*) FROM range(100000000000) a", timeout=0)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=long_query)
+    worker.start()
+    import time
+    time.sleep(0.3)
+    engine.close()
+    worker.join(timeout=10)
+    assert not worker.is_alive()
+    assert outcome and "cancelled" in str(outcome[0])
