@@ -95,10 +95,14 @@ class AgentMagics(Magics):
         rt = self.runtime
         agent = self._agent()
         if ask.profile:
+            from ..llm.errors import LLMError
+
             try:
                 agent.set_profile(ask.profile)
             except KeyError as exc:
                 raise IPythonUsageError(str(exc.args[0] if exc.args else exc)) from None
+            except (RuntimeError, LLMError) as exc:  # busy, or the profile's backend cannot be built
+                raise IPythonUsageError(f"--profile {ask.profile}: {exc}") from None
         return _Turn(rt, agent, ask)
 
     @line_cell_magic
@@ -114,13 +118,10 @@ class AgentMagics(Magics):
         engine = self._agent().engine()
         if engine is None:
             raise IPythonUsageError("no analysis engine in this session")
-        try:
-            engine.refresh_dataframes()
-        except Exception:
-            pass
         from ..analysis import AnalysisError
 
         try:
+            engine.refresh_dataframes()
             return engine.query(sql).to_pandas()
         except AnalysisError as exc:  # the SQL gate's and DuckDB's one-line reasons
             raise IPythonUsageError(str(exc)) from None

@@ -184,3 +184,22 @@ def test_no_model_configured_is_one_actionable_line(shell):
     assert type(res.error_in_exec).__name__ == "UsageError"
     assert str(res.error_in_exec) == ("shell-agent-lab cannot start: no model is configured and none was found"
                                       " — Set OPENAI_API_KEY")
+
+
+def test_agent_sql_runs_read_only_sql_over_dataframes(shell):
+    import pandas as pd
+
+    shell.user_ns["sales"] = pd.DataFrame({"region": ["EU", "US", "EU"], "amount": [1, 2, 3]})
+    res, _ = run(shell, "%%agent_sql\nSELECT region, sum(amount) AS total FROM sales GROUP BY 1 ORDER BY 1\n")
+    res.raise_error()
+    assert res.result.to_dict("list") == {"region": ["EU", "US"], "total": [4, 2]}
+    res, _ = run(shell, "%agent_sql SELECT * FROM read_csv('/etc/passwd')")
+    assert type(res.error_in_exec).__name__ == "UsageError"
+    res, _ = run(shell, "%agent_sql")
+    assert "needs a query" in str(res.error_in_exec)
+
+
+def test_unknown_profile_option_is_a_usage_error(shell, backend):
+    res, _ = run(shell, "%agent --profile nope hi")
+    assert type(res.error_in_exec).__name__ == "UsageError" and "nope" in str(res.error_in_exec)
+    assert backend.requests == []
