@@ -140,12 +140,23 @@ def evict_findings(findings: Sequence[WindowFinding], limit: int = MAX_FINDINGS)
     return [f for i, f in enumerate(items) if i not in drop]
 
 
+MAX_CELL_CHARS = 300
+
+
+def _cell(value: Any) -> Any:
+    value = json_value(value)
+    if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+        return value[:MAX_CELL_CHARS] + f"… [{len(value):,} chars]"
+    return value
+
+
 def rows_to_json(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, first_row: int = 0) -> str:
-    """Rows as a JSON array of objects with a ``_row`` number (1-based), JSON-safe values."""
+    """Rows as a JSON array of objects with a ``_row`` number (1-based), JSON-safe values;
+    long text cells are cut to 300 characters so a window stays a window."""
     records = []
     for n, row in enumerate(rows):
         record: dict[str, Any] = {"_row": first_row + n + 1}
-        record.update({str(c): json_value(v) for c, v in zip(columns, row)})
+        record.update({str(c): _cell(v) for c, v in zip(columns, row)})
         records.append(record)
     return json.dumps(records, ensure_ascii=False, default=str)
 

@@ -124,6 +124,8 @@ def test_rows_to_json_is_valid_for_awkward_values():
 
     text = sm.rows_to_json(["d", "n", "b", "x"], [(dt.date(2024, 1, 2), decimal.Decimal("1.5"), b"\x00", float("nan"))])
     assert json.loads(text) == [{"_row": 1, "d": "2024-01-02", "n": 1.5, "b": "AA==", "x": None}]
+    long = json.loads(sm.rows_to_json(["t"], [("y" * 1000,)]))[0]["t"]
+    assert long == "y" * 300 + "… [1,000 chars]"
 
 
 def test_report_has_summary_findings_and_severity_sections():
