@@ -283,9 +283,15 @@ class Agent:
         self._require_not_busy("change the profile")
         self.wait_idle()
         session = self.session
+        previous = session.profile
         self.store.set_session_profile(session.id, name)
         session = self.refresh_session() or session
-        backend = self._backends.rebuild(self._profile_of(session))
+        try:
+            backend = self._backends.rebuild(self._profile_of(session))
+        except Exception:       # the old binding stays when the new backend cannot be built
+            self.store.set_session_profile(session.id, previous)
+            self.refresh_session()
+            raise
         self._publish("profile_changed", {"profile": name, "backend": backend.name, "model": backend.model})
         return backend
 
@@ -294,9 +300,14 @@ class Agent:
         self._backends.require_factory()
         self._require_not_busy("change the model")
         self.wait_idle()
+        previous = self.settings.model
         self.settings.model = model or None
         session = self.session
-        backend = self._backends.rebuild(self._profile_of(session))
+        try:
+            backend = self._backends.rebuild(self._profile_of(session))
+        except Exception:       # the old model stays when the new backend cannot be built
+            self.settings.model = previous
+            raise
         self._publish("profile_changed", {"profile": self._profile_of(session), "backend": backend.name,
                                           "model": backend.model})
         return backend

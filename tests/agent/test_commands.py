@@ -152,3 +152,21 @@ def test_registered_command(make_agent):
         assert "/ping" in agent.run("/help").text
     finally:
         assert unregister_command("/ping")
+
+
+def test_a_failed_switch_keeps_the_previous_model_and_profile(store, settings, make_agent):
+    from shell_agent_lab.llm.errors import ConfigurationError
+    settings.profiles = {"work": {"backend": "scripted"}, "broken": {"backend": "replay"}}
+
+    def factory(profile):
+        if profile == "broken" or settings.model == "missing-model":
+            raise ConfigurationError(f"cannot build {profile}/{settings.model}", hint="fix the profile")
+        return ScriptedBackend(model=settings.model or "m")
+
+    agent, _ = make_agent(None, backend_factory=factory)
+    assert agent.run("/profile work").error is None
+    r = agent.run("/profile broken")
+    assert r.error == "/profile: cannot build broken/None — fix the profile"
+    assert store.get_session(agent.session.id).profile == "work" and agent.profile == "work"
+    assert agent.run("/model missing-model").error.startswith("/model: cannot build work/missing-model")
+    assert settings.model is None and agent.backend.model == "m"
