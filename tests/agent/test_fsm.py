@@ -259,3 +259,45 @@ def test_auto_extract_off_never_extracts(make_agent, settings):
     assert calls == [] and not rec.of("extraction_started")
     assert EXTRACTING not in [e.data["state"] for e in rec.of("state_changed")]
     assert [e.data["state"] for e in rec.of("state_changed")] == [BUSY, READY, BUSY, READY]
+
+
+def test_many_threads_sending_through_extraction_keep_every_invariant(make_agent, settings, store, consistent):
+    settings.auto_extract = True
+    agent, rec = make_agent(ScriptedBackend(fn=lambda messages, tools: "ok"),
+                            extractor=lambda session, backend, cancel: None)
+    mismatches = consistent(agent)
+    seen_states: set[str] = set()
+    stop = threading.Event()
+
+    def poll() -> None:
+        while not stop.is_set():
+            seen_states.add(agent.state.value)
+
+    results: list[str] = []
+    lock = threading.Lock()
+
+    def sender(n: int) -> None:
+        for k in range(15):
+            phase = agent.send(f"thread {n} message {k}").phase
+            with lock:
+                results.append(phase)
+
+    poller = threading.Thread(target=poll)
+    poller.start()
+    senders = [threading.Thread(target=sender, args=(n,)) for n in range(4)]
+    for t in senders:
+        t.start()
+    for t in senders:
+        t.join(30)
+    assert agent.wait_idle(timeout=30)
+    stop.set()
+    poller.join(10)
+    assert set(results) <= {"completed", "queued", "error"} and "completed" in results
+    assert seen_states <= {READY, BUSY, EXTRACTING, QUEUED}
+    check_transitions(rec)
+    assert mismatches == [] and agent._violations == []
+    users = sum(1 for r in store.list_records(agent.session.id) if r.role == "user")
+    answers = sum(1 for r in store.list_records(agent.session.id) if r.role == "assistant")
+    dispatched = len(rec.of("queue_dispatched"))
+    assert users == answers == results.count("completed") + dispatched
+    assert agent.state == AgentState.READY
