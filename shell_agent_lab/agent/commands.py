@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import shlex
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..llm.errors import LLMError

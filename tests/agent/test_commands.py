@@ -80,7 +80,7 @@ def test_stop_when_idle_and_when_busy(make_agent):
         return "late"
     agent, _ = make_agent(ScriptedBackend([held]))
     assert agent.run("/stop").text == "Nothing is running."
-    result = agent.send("long", wait=False)
+    assert agent.send("long", wait=False).phase == "started"
     assert started.wait(10)
     stop = agent.send("/stop")        # commands run while a turn is Busy
     assert stop.phase == "command" and stop.content == "Stopped."

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from shell_agent_lab.agent import AgentState
 from shell_agent_lab.llm.errors import BadResponseError
-from shell_agent_lab.llm.scripted import ScriptedBackend, call, reply
-from shell_agent_lab.llm.types import ToolCall
+from shell_agent_lab.llm.scripted import ScriptedBackend, call
 
 
 def test_plain_answer_is_recorded_and_returned(make_agent, store):
