@@ -44,17 +44,18 @@ def _backend_factory(settings: Any) -> Callable[[str | None], Backend]:
     return factory
 
 
-def _engine_factory(store: Any, namespace: Callable[[], dict] | None,
+def _engine_factory(store: Any, settings: Any, namespace: Callable[[], dict] | None,
                     base_dir: Path | None) -> Callable[[Any], Any] | None:
     try:
-        from ..analysis import AnalysisEngine
+        from ..analysis import AnalysisEngine, AnalysisSettings
     except ImportError:
         log.info("analysis engine unavailable: shell_agent_lab.analysis is not importable")
         return None
 
     def factory(session: Any) -> Any:
+        limits = AnalysisSettings(max_query_rows=settings.max_query_rows)
         return AnalysisEngine(store.session_dir(session.id) / "analysis.duckdb", namespace=namespace,
-                              base_dir=base_dir)
+                              base_dir=base_dir, settings=limits)
     return factory
 
 
@@ -83,5 +84,5 @@ def build_agent(settings: Any = None, *, store: Any = None, namespace: Callable[
     return Agent(store=store, registry=registry or default_registry(), events=events or EventBus(),
                  settings=settings, backend=backend,
                  backend_factory=None if backend is not None else _backend_factory(settings),
-                 engine_factory=_engine_factory(store, namespace, base), namespace=namespace,
+                 engine_factory=_engine_factory(store, settings, namespace, base), namespace=namespace,
                  approver=approver)

@@ -167,3 +167,20 @@ def test_a_rename_published_by_a_front_door_refreshes_the_session(make_agent, st
     store.rename_session(sid, "Churn study")
     agent.events.publish("session_renamed", {"session_id": sid, "title": "Churn study"}, session_id=sid)
     assert agent.session.title == "Churn study" and agent.session.title_locked
+
+
+def test_build_agent_maps_the_query_row_cap_onto_the_engine(store, tmp_path):
+    import pandas as pd
+    from shell_agent_lab.llm.scripted import call
+
+    namespace = {"people": pd.DataFrame({"name": ["a", "b", "c"]})}
+    backend = ScriptedBackend([call("query_sql", {"sql": "SELECT name FROM people"}, id="q"), "ok"])
+    settings = ShellAgent(auto_extract=False, max_query_rows=2, approval_overrides={"query_sql": False})
+    agent = build_agent(settings, store=store, backend=backend, namespace=lambda: namespace, base_dir=tmp_path)
+    try:
+        agent.open_session(None, notebook_path="people.ipynb")
+        agent.run("list people")
+        tool = [r for r in store.list_records(agent.session.id) if r.role == "tool"][0]
+        assert tool.status == "error" and "more than 2 rows" in tool.content
+    finally:
+        agent.close()
