@@ -202,6 +202,11 @@ class _Accumulator:
         piece = ""
         candidate = chunk.candidates[0] if chunk.candidates else None
         if candidate is None:
+            feedback = chunk.prompt_feedback
+            if feedback is not None and feedback.block_reason:
+                reason = getattr(feedback.block_reason, "value", feedback.block_reason)
+                raise BadResponseError(f"Gemini refused the prompt ({reason})",
+                                       hint="Rephrase the request; the prompt was blocked by safety filters")
             return ""
         if candidate.finish_reason is not None:
             self.finish_reason = str(getattr(candidate.finish_reason, "value", candidate.finish_reason)).lower()

@@ -169,3 +169,10 @@ def test_options_reach_the_request(server):
     make(server).chat([Message("user", "x")], options=ChatOptions(temperature=0.2, max_output_tokens=55))
     config = server.requests[0].json["generationConfig"]
     assert config["temperature"] == 0.2 and config["maxOutputTokens"] == 55
+
+
+def test_blocked_prompt_is_a_clear_error(server):
+    server.enqueue(GeminiReply(block_reason="SAFETY", repeat=True))
+    with pytest.raises(BadResponseError, match=r"refused the prompt \(SAFETY\)"):
+        make(server).chat([Message("user", "x")])
+    assert len(server.requests) == 1  # not retried

@@ -67,6 +67,7 @@ class GeminiReply:
     finish_reason: str = "STOP"
     usage: tuple[int, int] = (13, 5)
     repeat: bool = False
+    block_reason: str | None = None    # answer with promptFeedback.blockReason and no candidates
 
 
 @dataclass
@@ -326,6 +327,9 @@ class FakeGeminiServer(_Server):
             body = reply.body if reply.body is not None else {
                 "error": {"code": reply.status, "message": f"injected status {reply.status}", "status": status_name}}
             self.send_json(handler, reply.status, body)
+            return
+        if reply.block_reason:
+            self.send_json(handler, 200, {"promptFeedback": {"blockReason": reply.block_reason}})
             return
         if match.group("method") == "generateContent":
             self.send_json(handler, 200, self._response(reply, reply.parts, final=True))
