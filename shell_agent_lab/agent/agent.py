@@ -371,7 +371,7 @@ class Agent:
                     replaced.finish(Reply(error="Replaced by a newer message before it was sent."))
                 outcome["result"] = SendResult("queued", content=turn.message, queued_at=turn.queued_at,
                                                turn_id=turn.id)
-                return [("queued", {"message": turn.message, "at": turn.queued_at})]
+                return [("queued", {"message": turn.message, "at": turn.queued_at, "turn_id": turn.id})]
             self._phase = AgentState.BUSY
             self._current = turn
             outcome["start"] = True
@@ -478,7 +478,7 @@ class Agent:
             self._phase = AgentState.BUSY
             self._current = queued
             outcome["turn"] = queued
-            return [("queue_dispatched", {"message": queued.message})]
+            return [("queue_dispatched", {"message": queued.message, "turn_id": queued.id})]
 
         self._transition(mutate)
         turn = outcome.get("turn")

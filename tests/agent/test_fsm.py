@@ -122,7 +122,9 @@ def test_send_during_extraction_is_queued_most_recent_wins(make_agent, store, se
     assert backend.pending == 1            # nothing was sent while extracting
     extractor.release.set()
     assert agent.wait_idle(timeout=10)
-    assert rec.of("queue_dispatched")[0].data["message"] == "three"
+    dispatched = rec.of("queue_dispatched")[0].data
+    assert dispatched == {"message": "three", "turn_id": third.turn_id}
+    assert rec.of("turn_finished")[-1].data["turn_id"] == third.turn_id
     users = [r.content for r in store.list_records(agent.session.id) if r.role == "user"]
     assert users == ["one", "three"]
     assert [r.content for r in store.list_records(agent.session.id) if r.role == "assistant"] == \
