@@ -43,6 +43,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
 export const METADATA_KEY = 'shell_agent_lab';
 export const LOAD_EXTENSION_CODE = '%load_ext shell_agent_lab';
 const SUBSHELL_SETTLE_MS = 500;
+const NO_NOTEBOOK = 'Open a notebook: the panel works with the active notebook’s kernel.';
 const STARTING = new Set<Kernel.Status>(['starting', 'restarting', 'autorestarting', 'unknown']);
 
 /** Resolve once the kernel left its starting states (or after two minutes). */
@@ -107,6 +108,7 @@ export class SidePanel extends Widget implements TabHost {
     );
     this.showTab(DEFAULT_PREFERENCES.defaultTab);
 
+    this._setState('no-notebook', NO_NOTEBOOK);
     tracker.currentChanged.connect(() => this._follow(), this);
     this._follow();
   }
@@ -264,7 +266,7 @@ export class SidePanel extends Widget implements TabHost {
     const panel = this._panel;
     if (!panel) {
       this._sessionNode.textContent = '';
-      this._setState('no-notebook', 'Open a notebook: the panel works with the active notebook’s kernel.');
+      this._setState('no-notebook', NO_NOTEBOOK);
       return;
     }
     this._sessionNode.textContent = panel.context.path;

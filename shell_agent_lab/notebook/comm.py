@@ -417,7 +417,7 @@ def _memory_list(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
     suggestions: list[dict[str, Any]] = []
     for e in store.session_memory.list(sid):
         # gated preference/decision entries wait in Session Memory for the user's Pin
-        suggested = bool(getattr(e, "suggested", False)) or e.category in _GLOBAL
+        suggested = bool(e.suggested) if hasattr(e, "suggested") else e.category in _GLOBAL
         (suggestions if suggested else session).append(_entry(e, "session"))
     return {
         "global": [_entry(e, "global") for e in store.global_memory.list()],

@@ -21,6 +21,9 @@ rt = get_runtime(get_ipython(), build=lambda *, shell, base, approver: build_age
 %load_ext shell_agent_lab
 %config ShellAgent.auto_extract = False
 %config ShellAgent.auto_title = False
+import pandas as pd
+sales = pd.DataFrame({"week": [10, 11, 12, 13], "region": ["N", "S", "N", "S"], "amount": [5.0, 6.5, 9.0, 4.0]})
+rt.agent.session  # build the agent now; the panel's handshake then only binds the session
 print("SETUP-DONE")"""
 
 
@@ -46,10 +49,10 @@ def open_notebook(page: Page, lab: dict[str, Any], name: str) -> None:
 
 def run_cell(page: Page, index: int) -> None:
     page.evaluate(
-        """async (i) => {
+        """(i) => {
              const app = window.jupyterapp; const nb = app.shell.currentWidget;
              nb.content.activeCellIndex = i; nb.content.deselectAll();
-             await app.commands.execute('notebook:run-cell');
+             void app.commands.execute('notebook:run-cell');   // resolves only when the cell ends
            }""", index)
 
 

@@ -63,7 +63,7 @@ def lab_server(tmp_path_factory):
     # no news toast over the UI; short request timeout so the unreachable state shows fast
     _write(settings / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings",
            json.dumps({"fetchNews": "false"}))
-    _write(settings / "shell-agent-lab" / "plugin.jupyterlab-settings", json.dumps({"requestTimeoutSeconds": 6}))
+    _write(settings / "shell-agent-lab" / "plugin.jupyterlab-settings", json.dumps({"requestTimeoutSeconds": 12}))
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
            "JUPYTER_RUNTIME_DIR": str(home / "runtime"), "IPYTHONDIR": str(home / "ipython"),
            "JUPYTER_PATH": str(jpath), "HOME": str(home), "SHELL_AGENT_LAB_DATA_DIR": str(data)}

@@ -5,6 +5,8 @@ from playwright.sync_api import expect
 
 from shell_agent_lab.store import Store
 
+from .conftest import ARTIFACTS
+
 from ._lab import (PANEL, SCRIPTED_SETUP, cell_output, expect_state, open_notebook, open_panel, run_and_expect,
                    run_cell, show_tab, write_notebook)
 
@@ -27,3 +29,161 @@ def test_no_notebook_state(page, lab_server):
     open_panel(page)
     expect_state(page, "no-notebook")
     expect(page.locator("#sal-status")).to_contain_text("Open a notebook")
+
+
+def test_chat_round_trip_and_a_magic_turn_shows_in_the_panel(page, lab_server):
+    write_notebook(lab_server["root"], "chat.ipynb", [
+        SCRIPTED_SETUP,
+        'backend.enqueue(reply("Sales peaked in week 12."), reply("Week 12 was 40% above the median."))\nprint("QUEUED")',
+        "%agent how much above the median was it",
+    ])
+    open_notebook(page, lab_server, "chat.ipynb")
+    run_and_expect(page, 0, "SETUP-DONE")
+    run_and_expect(page, 1, "QUEUED")
+    open_panel(page)
+    expect_state(page, "ready")
+    page.fill("#sal-chat-input", "when did sales peak")
+    page.press("#sal-chat-input", "Enter")
+    log = page.locator("#sal-chat-log")
+    expect(log.locator(".sal-msg-user").last).to_have_text("when did sales peak")
+    expect(log.locator(".sal-msg-assistant").last).to_have_text("Sales peaked in week 12.")
+    expect(page.locator("#sal-agent-state")).to_have_attribute("data-agent-state", "READY")
+    # a turn started by the magic streams into the panel too
+    run_and_expect(page, 2, "40% above the median")
+    expect(log.locator(".sal-msg-user").last).to_have_text("how much above the median was it")
+    expect(log.locator(".sal-msg-assistant").last).to_have_text("Week 12 was 40% above the median.")
+    # the history survives a reconnect (it is the session's Records)
+    page.evaluate("() => window.jupyterapp.commands.execute('shell-agent-lab:reconnect')")
+    expect_state(page, "ready")
+    expect(log.locator(".sal-msg-user")).to_have_count(2)
+    expect(log.locator(".sal-msg-assistant")).to_have_count(2)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "panel.png"))      # the working panel (docs/screenshots/panel.png)
+
+
+def test_findings_sync_between_panel_and_notebook_widget(page, lab_server):
+    write_notebook(lab_server["root"], "findings.ipynb", [
+        SCRIPTED_SETUP,
+        "%agent /findings",
+        'backend.enqueue(call("promote_finding", {"content": "Returns spike after every promotion", "tags": ["high"]}),'
+        ' reply("Recorded."))\n%config ShellAgent.approval_overrides = {"promote_finding": False}\nprint("ARMED")',
+        "%agent record what you saw about returns",
+    ])
+    open_notebook(page, lab_server, "findings.ipynb")
+    run_and_expect(page, 0, "SETUP-DONE")
+    run_cell(page, 1)
+    widget = cell_output(page, 1)
+    open_panel(page)
+    expect_state(page, "ready")
+    show_tab(page, "findings")
+    # created in the panel -> appears in the notebook's Findings widget
+    page.fill("#sal-findings-new", "North region sales doubled in March")
+    page.click("#sal-findings-add")
+    expect(page.locator("#sal-findings-list")).to_contain_text("North region sales doubled in March")
+    expect(widget).to_contain_text("North region sales doubled in March")
+    # created from a cell (the agent's promote_finding tool) -> appears in the panel
+    run_and_expect(page, 2, "ARMED")
+    run_and_expect(page, 3, "Recorded.")
+    row = page.locator("#sal-findings-list .sal-entry", has_text="Returns spike after every promotion")
+    expect(row).to_be_visible()
+    expect(row).to_have_attribute("data-severity", "high")
+    # severity filter and search
+    page.select_option("#sal-findings-severity", "high")
+    expect(page.locator("#sal-findings-list .sal-entry")).to_have_count(1)
+    page.select_option("#sal-findings-severity", "")
+    page.fill("#sal-findings-search", "north")
+    expect(page.locator("#sal-findings-list .sal-entry")).to_have_count(1)
+    page.fill("#sal-findings-search", "")
+    # bulk delete with a confirming second click
+    for box in page.locator("#sal-findings-list .sal-select").all():
+        box.check()
+    page.click("#sal-findings-delete-selected")
+    expect(page.locator("#sal-findings-delete-selected")).to_have_attribute("data-confirm", "armed")
+    page.click("#sal-findings-delete-selected")
+    expect(page.locator("#sal-findings-list")).to_contain_text("No findings in this session yet.")
+    expect(widget).not_to_contain_text("North region sales doubled in March")
+
+
+def test_pin_from_the_panel_lands_in_global_memory(page, lab_server):
+    fact = "User prefers weekly charts in plotly"
+    write_notebook(lab_server["root"], "pin.ipynb", [
+        SCRIPTED_SETUP + "\nsid = rt.agent.session.id\n"
+        f"rt.agent.store.session_memory.add(sid, {fact!r}, 'preference', source='assistant_turn', suggested=True)\n"
+        "print('SUGGESTED')",
+    ])
+    open_notebook(page, lab_server, "pin.ipynb")
+    run_and_expect(page, 0, "SUGGESTED")
+    open_panel(page)
+    expect_state(page, "ready")
+    show_tab(page, "memory")
+    suggestion = page.locator("#sal-memory-suggestions .sal-entry", has_text=fact)
+    expect(suggestion).to_be_visible()
+    expect(suggestion.locator("[data-trust]")).to_have_text("derived")
+    suggestion.locator(".sal-pin-category").select_option("preference")
+    suggestion.locator(".sal-pin").click()
+    expect(page.locator("#sal-memory-global .sal-entry", has_text=fact)).to_be_visible()
+    expect(page.locator("#sal-memory-suggestions")).not_to_contain_text(fact)
+    store = Store.open(lab_server["data"])
+    try:
+        entries = [e for e in store.global_memory.list() if e.fact == fact]
+    finally:
+        store.close()
+    assert len(entries) == 1 and entries[0].category == "preference"
+
+
+def test_approval_answered_in_the_panel_while_a_magic_cell_waits(page, lab_server):
+    write_notebook(lab_server["root"], "approve.ipynb", [
+        SCRIPTED_SETUP,
+        'backend.enqueue(call("promote_finding", {"content": "Q3 churn is twice Q2", "tags": ["critical"]}),'
+        ' reply("Saved the finding."))\nprint("ARMED")',
+        "%agent save the churn finding",
+    ])
+    open_notebook(page, lab_server, "approve.ipynb")
+    run_and_expect(page, 0, "SETUP-DONE")
+    run_and_expect(page, 1, "ARMED")
+    open_panel(page)
+    expect_state(page, "ready")
+    run_cell(page, 2)
+    card = page.locator("#sal-approvals .sal-approval[data-tool='promote_finding']")
+    expect(card).to_be_visible()
+    expect(card).to_contain_text("Q3 churn is twice Q2")
+    expect(page.locator("#sal-agent-state")).to_have_attribute("data-agent-state", "BUSY")
+    card.locator(".sal-approve").click()
+    expect(card).to_have_count(0)
+    expect(cell_output(page, 2)).to_contain_text("Saved the finding.", timeout=30_000)
+    show_tab(page, "findings")
+    expect(page.locator("#sal-findings-list")).to_contain_text("Q3 churn is twice Q2")
+
+
+def test_kernel_side_not_answering_shows_unreachable_then_recovers(page, lab_server):
+    write_notebook(lab_server["root"], "silent.ipynb", [
+        "import comm\ncomm.get_comm_manager().register_target('shell_agent_lab', lambda c, m: None)\nprint('SILENT')",
+        "%load_ext shell_agent_lab\nprint('LOADED')",
+    ])
+    open_notebook(page, lab_server, "silent.ipynb")
+    run_and_expect(page, 0, "SILENT")
+    open_panel(page)
+    expect_state(page, "backend-unreachable", timeout=40_000)
+    expect(page.locator("#sal-status")).to_contain_text("did not answer")
+    run_and_expect(page, 1, "LOADED")
+    page.click("#sal-retry")
+    expect_state(page, "ready")
+
+
+def test_model_endpoint_unreachable_says_how_to_fix(page, lab_server):
+    write_notebook(lab_server["root"], "offline.ipynb", [
+        "%load_ext shell_agent_lab\n"
+        '%config ShellAgent.profiles = {"dead": {"backend": "openai", "model": "m", "endpoint": "http://127.0.0.1:9/v1"}}\n'
+        '%config ShellAgent.profile = "dead"\n%config ShellAgent.auto_title = False\nprint("CONFIGURED")',
+    ])
+    open_notebook(page, lab_server, "offline.ipynb")
+    run_and_expect(page, 0, "CONFIGURED")
+    open_panel(page)
+    expect_state(page, "ready")
+    page.fill("#sal-chat-input", "hello there")
+    page.press("#sal-chat-input", "Enter")
+    banner = page.locator("#sal-backend-status")
+    expect(banner).to_have_attribute("data-state", "unreachable", timeout=40_000)
+    expect(banner).to_contain_text("Settings tab")
+    page.click("#sal-chat-stop")
+    expect(page.locator("#sal-agent-state")).to_have_attribute("data-agent-state", "READY", timeout=30_000)
