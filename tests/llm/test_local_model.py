@@ -115,3 +115,20 @@ def test_missing_model_file_is_a_clear_error(tmp_path):
     backend = LocalBackend(tmp_path / "nope.gguf")
     with pytest.raises(ConfigurationError, match="nope.gguf does not exist"):
         backend.chat([Message("user", "x")])
+
+
+def test_existing_file_without_stamp_is_verified_not_rebuilt(tmp_path):
+    parts = make_parts(tmp_path, CHUNKS)
+    out = assemble_model(tmp_path / "models", lookup=parts.get, count=3, expected_sha256=SHA, filename="m.gguf")
+    stamp = out.with_name(out.name + ".verified")
+    stamp.unlink()
+    assert assemble_model(tmp_path / "models", lookup=lambda name: None, count=3,
+                          expected_sha256=SHA, filename="m.gguf") == out  # parts not needed
+    assert stamp.exists()
+
+
+def test_available_when_assembled(tmp_path):
+    from shell_agent_lab.llm.local import MODEL_FILENAME
+
+    (tmp_path / MODEL_FILENAME).write_bytes(b"GGUF")
+    assert local_model_available(lookup=lambda name: None, dest_dir=tmp_path)
