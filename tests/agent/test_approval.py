@@ -185,3 +185,19 @@ def test_approver_that_raises_declines(make_agent):
 def test_invalid_policy_is_refused():
     with pytest.raises(ValueError, match='"ask", "approve" or "decline"'):
         ApprovalGate(policy="maybe")
+
+
+def test_the_first_answer_wins_when_panel_and_prompt_both_answer(make_agent, store):
+    holder = {}
+
+    def approver(req):
+        # the panel answers while the in-cell prompt is still open; then the prompt answers too
+        assert holder["agent"].resolve_approval(req.id, False, "panel said no") is True
+        return ApprovalDecision(True)
+
+    agent, rec, tool, _ = setup(make_agent, approver=approver)
+    holder["agent"] = agent
+    agent.run("drop it")
+    assert tool.ran == []
+    assert "Feedback: panel said no" in tool_record(store, agent).content
+    assert [e.data["approved"] for e in rec.of("approval_resolved")] == [False]
