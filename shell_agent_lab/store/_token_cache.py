@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 
 __all__ = ["TokenCache", "ScopeTokens"]
@@ -49,14 +50,23 @@ class ScopeTokens:
         seen: set[int] = set()
         for token in probe:
             seen.update(self.postings.get(token, ()))
+        if not seen:
+            return []
+        # count shared tokens with C-level set and Counter operations, then score the few
+        # candidates that share enough
+        shared_counts: Counter[int] = Counter()
+        for token in tokens:
+            posting = self.postings.get(token)
+            if posting:
+                shared_counts.update(posting & seen if len(posting) > len(seen) else seen & posting)
         low, high = threshold * n, n / threshold
         scored = []
-        for entry_id in seen:
-            other = self.tokens[entry_id]
-            size = len(other)
+        for entry_id, shared in shared_counts.items():
+            if shared < must_share:
+                continue
+            size = len(self.tokens[entry_id])
             if size < low or size > high:
                 continue
-            shared = len(tokens & other)
             score = shared / (n + size - shared)
             if score >= threshold:
                 scored.append((-score, entry_id))
