@@ -41,8 +41,12 @@ def load(shell: Any) -> None:
     from . import commands
     from .magics import AgentMagics
 
+    from .render import next_cell
+
     settings_for(shell)
     shell.register_magics(AgentMagics(shell))
+    if next_cell not in shell.events.callbacks["pre_run_cell"]:
+        shell.events.register("pre_run_cell", next_cell)
     transform.install(shell)
     commands.register()
     if getattr(shell, "kernel", None) is not None:
@@ -58,8 +62,12 @@ def unload(shell: Any) -> None:
     from . import commands
     from .runtime import reset_runtime
 
+    from .render import next_cell
+
     transform.uninstall(shell)
     commands.unregister()
+    if next_cell in shell.events.callbacks["pre_run_cell"]:
+        shell.events.unregister("pre_run_cell", next_cell)
     for kind in ("line", "cell"):
         for name in ("agent", "agent_async", "agent_sql"):
             shell.magics_manager.magics[kind].pop(name, None)

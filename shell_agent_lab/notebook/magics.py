@@ -236,7 +236,7 @@ class _Turn:
 
             sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
         self.view.finish(reply, sql_widget=sql_widget)
-        return as_notebook_reply(reply) if as_value else None
+        return as_notebook_reply(reply, shown=True) if as_value else None
 
 
 def _render_text(magics: AgentMagics, result: Any) -> None:

@@ -9,6 +9,7 @@ state, so the output is readable and deterministic.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import queue
 import threading
@@ -18,7 +19,7 @@ from typing import Any, Callable, Iterable
 
 from IPython.display import display as _ipy_display
 
-__all__ = ["TurnView", "tool_line", "reply_markdown", "render_reply", "chart_bundle",
+__all__ = ["next_cell", "TurnView", "tool_line", "reply_markdown", "render_reply", "chart_bundle",
            "as_notebook_reply", "sql_of"]
 
 _TURN_EVENTS = ("stream_token", "assistant_text", "tool_start", "tool_progress", "tool_end", "retry_backoff",
@@ -318,7 +319,19 @@ def _reply_markdown(self: Any) -> str:
     return reply_markdown(self)
 
 
+_cell = itertools.count(1)
+_current_cell = [0]
+
+
+def next_cell(*_args: Any) -> None:
+    """IPython ``pre_run_cell`` hook: counts cells, stored in history or not (nbval does not)."""
+    _current_cell[0] = next(_cell)
+
+
 def _reply_display(self: Any) -> None:
+    # the cell that ran the turn already drew it live: do not draw it again as its result
+    if getattr(self, "_shown_in_cell", None) == _current_cell[0]:
+        return
     from .widgets import sql_button  # lazy: widgets are optional at display time
 
     out = _Out()
@@ -328,8 +341,21 @@ def _reply_display(self: Any) -> None:
 _SUBCLASSES: dict[type, type] = {}
 
 
-def as_notebook_reply(reply: Any) -> Any:
-    """The same reply, as an instance that displays well (``r = %agent …``; then ``r``)."""
+def as_notebook_reply(reply: Any, *, shown: bool = False) -> Any:
+    """The same reply, as an instance that displays well (``r = %agent …``; then ``r``).
+
+    ``shown``: it was just drawn in the running cell, so that cell's result does not draw it twice.
+    """
+    new = _as_notebook_reply(reply)
+    if shown:
+        try:
+            new._shown_in_cell = _current_cell[0]
+        except AttributeError:  # pragma: no cover - slotted
+            pass
+    return new
+
+
+def _as_notebook_reply(reply: Any) -> Any:
     cls = type(reply)
     if getattr(cls, "_shell_agent_lab_notebook", False):
         return reply

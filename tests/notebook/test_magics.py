@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from conftest import run
+from IPython.utils.capture import capture_output
 
 from shell_agent_lab.agent import Reply
 from shell_agent_lab.llm.scripted import call, reply
@@ -36,7 +37,18 @@ def test_bare_magic_prints_the_reply_once(shell, backend):
     backend.enqueue("Again.")
     res, cap = run(shell, "r = %agent say it again\nr")
     res.raise_error()
-    assert _texts(cap).count("Again.") == 2        # live, then `r` on the last line shows the value
+    assert _texts(cap).count("Again.") == 1        # drawn live; `r` in the same cell adds nothing
+    res, cap = run(shell, "r")
+    assert _texts(cap).count("Again.") == 1        # a later cell shows the value
+
+
+def test_bare_magic_prints_once_even_without_history(shell, backend):
+    """nbval runs cells with store_history=False, so the trailing ';' cannot hide the result."""
+    backend.enqueue("Once, really.")
+    with capture_output() as cap:
+        res = shell.run_cell("%agent say it", store_history=False)
+    res.raise_error()
+    assert _texts(cap).count("Once, really.") == 1
 
 
 def test_assignment_returns_a_reply_with_a_useful_repr(shell, backend):
