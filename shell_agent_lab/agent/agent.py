@@ -29,6 +29,7 @@ from ..tools.approval import ApprovalGate, Approver
 from ..tools.registry import ToolRegistry
 from . import _context
 from ._backends import BackendSlot, auto_extract_on, auto_title_on, schema_in_prompt_on
+from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
 from ._loop import TurnEnv, run_turn
 from ._types import AgentState, Reply, SendResult
@@ -80,7 +81,7 @@ class Agent:
         self.events = events or EventBus()
         self.settings = settings
         self._backends = BackendSlot(backend, backend_factory)
-        self._engine_factory = engine_factory
+        self._engines = EngineSlot(engine_factory)
         self._namespace = namespace
         self._clock = clock
         self._builder = builder if builder is not None else _context.make_builder(store)
@@ -97,11 +98,8 @@ class Agent:
         self._epoch = 0                            # bumped by abort/session switch: stale jobs keep out
         self._bg_cancel = threading.Event()        # set by abort: cancels background model calls
         self._session: Any = None
-        self._engine: Any = None
-        self._engine_for: str | None = None
         self._turn_thread: threading.Thread | None = None
         self._violations: list[str] = []
-        self._engine_error: str | None = None
         # a rename from any front door refreshes the session this agent holds
         self.events.subscribe(self._on_renamed, ["session_renamed"])
 
@@ -254,13 +252,12 @@ class Agent:
 
     def engine(self) -> Any:
         """The current session's analysis engine (opened on first use; None without a factory)."""
-        return self._engine_for_session(self.session)
+        return self._engines.get(self.session)
 
     @property
     def engine_error(self) -> str | None:
         """Why the current session's analysis database could not be opened (None when it could)."""
-        with self._cond:
-            return self._engine_error
+        return self._engines.error
 
     def auto_extract_enabled(self, session: Any = None, backend: Backend | None = None) -> bool:
         """Whether memory extraction follows a turn (setting → profile → the backend's default)."""
@@ -316,13 +313,7 @@ class Agent:
         """Stop everything and release the engine and backend (kernel shutdown)."""
         self.abort()
         self.wait_idle(timeout=10)
-        with self._cond:
-            engine, self._engine, self._engine_for = self._engine, None, None
-        if engine is not None:
-            try:
-                engine.close()
-            except Exception:
-                log.exception("closing the analysis engine failed")
+        self._engines.close()
         self._backends.close()
 
     def _on_renamed(self, event: Any) -> None:
@@ -492,7 +483,7 @@ class Agent:
         settings = self.settings
         self.gate.overrides = settings.approval_overrides
         self.gate.policy = settings.approval_policy
-        engine = self._engine_for_session(session)
+        engine = self._engines.get(session)
         namespace = None
         if self._namespace is not None:
             try:
@@ -533,48 +524,17 @@ class Agent:
             with self._cond:
                 if self._phase != AgentState.READY or self._queued is not None or self._background:
                     continue             # a turn slipped in between: let it finish first
-                old_engine, self._engine, self._engine_for = self._engine, None, None
                 self._session = session
                 self._epoch += 1
                 break
-        if old_engine is not None:
-            try:
-                old_engine.close()
-            except Exception:
-                log.exception("closing the previous analysis engine failed")
+        self._engines.switch(session.id)
         try:
             self._builder.reset_guard(session.id)
         except Exception:
             log.exception("resetting the guard failed")
-        self._engine_for_session(session)
+        self._engines.get(session)
         self._publish("session_changed", {"session_id": session.id, "title": session.title,
                                           "private": bool(session.private)})
-
-    def _engine_for_session(self, session: Any) -> Any:
-        if self._engine_factory is None:
-            return None
-        with self._cond:
-            if self._engine_for == session.id:
-                return self._engine
-        try:
-            engine = self._engine_factory(session)
-        except Exception as exc:   # e.g. another kernel holds the database: chat on without data tools
-            log.warning("could not open the analysis database of %s: %s", session.id, exc)
-            with self._cond:
-                self._engine_error = f"{type(exc).__name__}: {exc}"
-            return None
-        with self._cond:
-            self._engine_error = None
-            if self._session is not None and self._session.id == session.id and self._engine_for != session.id:
-                self._engine, self._engine_for = engine, session.id
-                return engine
-            current = self._engine if self._engine_for == session.id else None
-        if engine is not current:
-            try:
-                engine.close()
-            except Exception:
-                pass
-        return current
 
     def _profile_of(self, session: Any) -> str | None:
         return getattr(session, "profile", None) or self.settings.profile
