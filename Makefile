@@ -21,7 +21,16 @@ $(STAMP): | $(PY)
 	rm -f $(VENV)/.installed-*
 	touch $@
 
-setup: $(STAMP)
+# the side panel: `pip install -e` builds it (jupyter-builder hook); rebuild when its sources change
+LAB_BUILD := shell_agent_lab/labextension/package.json
+LAB_SOURCES := $(shell find labextension/src labextension/style labextension/schema -type f 2>/dev/null) \
+	labextension/package.json labextension/tsconfig.json shell_agent_lab/notebook/protocol.json
+
+$(LAB_BUILD): $(LAB_SOURCES) | $(STAMP)
+	cd labextension && export PATH="$(abspath $(VENV))/bin:$$PATH" && CI=true jlpm install >/dev/null && jlpm build >/dev/null
+	touch $@
+
+setup: $(STAMP) $(LAB_BUILD)
 
 $(LOCAL_STAMP): $(STAMP)
 	$(PIP) install -q -e ".[local,test]"
