@@ -40,8 +40,18 @@ def _one_line(text: Any, limit: int = 100) -> str:
     return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
+def _detail(detail: str) -> str:
+    """A Markdown table's header line reads better as its column names."""
+    d = detail.strip()
+    if d.startswith("|") and d.endswith("|"):
+        cols = [c.strip() for c in d.strip("|").split("|") if c.strip()]
+        return "columns " + ", ".join(cols)
+    return detail
+
+
 def tool_line(name: str, state: str, detail: str = "") -> str:
-    """One compact line: ``⏳ query_sql — running`` … ``✓ query_sql — done: 12 rows``."""
+    """One compact line: ``⏳ query_sql — running`` … ``✓ query_sql — done: columns region, total``."""
+    detail = _detail(detail)
     icon = {"running": "⏳", "progress": "⏳", "done": "✓", "error": "✗"}.get(state, "•")
     word = {"running": "running", "progress": "", "done": "done", "error": "error"}.get(state, state)
     tail = ": ".join(p for p in (word, _one_line(detail)) if p)

@@ -82,6 +82,7 @@ def test_live_view_updates_one_line_per_tool_in_place():
 def test_progress_line_reads_window_k_of_n():
     assert tool_line("analyze_data", "progress", "window 2/10") == "⏳ analyze_data — window 2/10"
     assert tool_line("query_sql", "running", "SELECT 1") == "⏳ query_sql — running: SELECT 1"
+    assert tool_line("query_sql", "done", "| region | total |") == "✓ query_sql — done: columns region, total"
 
 
 def test_headless_view_draws_each_piece_once_in_its_final_state():
