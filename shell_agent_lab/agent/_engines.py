@@ -29,11 +29,10 @@ class EngineSlot:
             return self._error
 
     def switch(self, session_id: str) -> None:
-        """The agent moved to ``session_id``: close the previous session's engine."""
+        """The agent (re)opened ``session_id``: close the engine it held, even for the same session
+        (reopening a session reopens its database, e.g. after an export released the file)."""
         with self._lock:
-            old = self._engine if self._session_id != session_id else None
-            if old is not None:
-                self._engine, self._session_id = None, None
+            old, self._engine, self._session_id = self._engine, None, None
             self._wanted = session_id
         _close(old)
 

@@ -184,3 +184,11 @@ def test_build_agent_maps_the_query_row_cap_onto_the_engine(store, tmp_path):
         assert tool.status == "error" and "more than 2 rows" in tool.content
     finally:
         agent.close()
+
+
+def test_reopening_the_same_session_reopens_its_engine(make_agent):
+    engines: list[Engine] = []
+    agent, _ = make_agent(engine_factory=lambda s: engines.append(Engine(s)) or engines[-1])
+    first = agent.engine()
+    agent.open_session(agent.session.id)
+    assert first.closed and agent.engine() is not first and not agent.engine().closed
