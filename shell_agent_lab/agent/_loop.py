@@ -79,6 +79,17 @@ def _schema_text(engine: Any, max_chars: int = 8000) -> str:
     return text if len(text) <= max_chars else text[:max_chars] + "\n…"
 
 
+def _replay_meta(response: Response) -> dict[str, Any] | None:
+    """Provider data the next request must send back (e.g. Gemini thought signatures)."""
+    if not response.extra:
+        return None
+    try:
+        json.dumps(response.extra)
+    except (TypeError, ValueError):
+        return None
+    return {"extra": dict(response.extra)}
+
+
 def _serialise_calls(calls: list[ToolCall]) -> list[dict[str, Any]]:
     return [{"id": c.id, "name": c.name, "arguments": c.arguments, **({"extra": c.extra} if c.extra else {})}
             for c in calls]
@@ -332,7 +343,7 @@ class _Turn:
             text = env.builder.clean_reply(self.sid, response.text or "")
             if not response.tool_calls:
                 if text.strip():
-                    env.store.append_record(self.sid, "assistant", text)
+                    env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True
                     return
@@ -343,7 +354,8 @@ class _Turn:
                 notes = [EMPTY_REPLY_NOTE]
                 continue
             self._unique_ids(response.tool_calls)
-            env.store.append_record(self.sid, "assistant", text, tool_calls=_serialise_calls(response.tool_calls))
+            env.store.append_record(self.sid, "assistant", text, tool_calls=_serialise_calls(response.tool_calls),
+                                    meta=_replay_meta(response))
             env.answered = True
             if text.strip():
                 env.publish("assistant_text", {"turn_id": env.turn_id, "text": text})

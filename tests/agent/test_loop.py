@@ -191,3 +191,18 @@ def test_tool_progress_is_matched_to_its_call(make_agent):
     assert [(e.data["tool_call_id"], e.data["name"], e.data["detail"]) for e in progress] == \
         [("w1", "windows", "window 1/2"), ("w1", "windows", "window 2/2")]
     assert progress[0].data["turn_id"] == rec.of("tool_start")[0].data["turn_id"]
+
+
+def test_provider_extras_are_replayed_on_the_next_request(make_agent):
+    first = reply("", ToolCall("c1", "resolve_date", {"expression": "today"}, extra={"thought_signature": "c2ln"}))
+    first.extra = {"thought_signature": "bXNn"}
+    final = reply("Today it is.")
+    final.extra = {"thought_signature": "ZW5k"}
+    backend = ScriptedBackend([first, final, "next"])
+    agent, _ = make_agent(backend)
+    agent.run("date?")
+    agent.run("thanks")
+    assistants = [m for m in backend.requests[-1].messages if m.role == "assistant"]
+    assert assistants[0].extra == {"thought_signature": "bXNn"}
+    assert assistants[0].tool_calls[0].extra == {"thought_signature": "c2ln"}
+    assert assistants[1].extra == {"thought_signature": "ZW5k"}
