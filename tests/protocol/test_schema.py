@@ -48,3 +48,10 @@ def test_envelopes_reject_wrong_versions_and_shapes():
         except AssertionError:
             continue
         raise AssertionError(f"accepted {bad}")
+
+
+def test_the_protocol_page_names_every_op_and_event():
+    page = (SCHEMA_PATH.parents[2] / "docs" / "protocol.md").read_text()
+    root = json.loads(SCHEMA_PATH.read_text())
+    missing = [f"`{name}`" for name in [*root["ops"], *root["events"]] if f"`{name}`" not in page]
+    assert not missing, f"docs/protocol.md does not mention {', '.join(missing)}"
