@@ -22,7 +22,7 @@ _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _PROFILE_KEYS = frozenset({"backend", "model", "endpoint", "base_url", "api_key_env", "options",
                            "project", "location", "auto_extract", "auto_title",
                            "max_context_tokens", "output_reserve", "timeout", "max_warm_tokens",
-                           "max_tool_result_tokens"})
+                           "max_tool_result_tokens", "mcp_servers"})
 
 
 class ShellAgent(Configurable):
@@ -62,6 +62,11 @@ class ShellAgent(Configurable):
     max_session_memory = Int(50, config=True, help="Session Memory cap per session.")
     max_findings = Int(100, config=True, help="Findings cap per session.")
     max_query_rows = Int(10_000, config=True, help="Rows a chat query may return.")
+    tools_dir = Unicode(None, allow_none=True, config=True,
+                        help="Folder of executable script tools (default: <data dir>/tools).")
+    mcp_servers = Dict(config=True,
+                       help='stdio MCP servers: {"files": {"command": "npx", "args": [...], "env": {...}, '
+                            '"timeout": 30}}; a profile may add its own under "mcp_servers".')
     max_context_tokens = Int(None, allow_none=True, config=True,
                              help="Context budget in tokens; None uses the backend's default.")
 

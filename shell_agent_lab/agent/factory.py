@@ -81,8 +81,31 @@ def build_agent(settings: Any = None, *, store: Any = None, namespace: Callable[
                                      session_memory=settings.max_session_memory,
                                      findings=settings.max_findings))
     base = Path(base_dir).expanduser() if base_dir is not None else None
-    return Agent(store=store, registry=registry or default_registry(), events=events or EventBus(),
-                 settings=settings, backend=backend,
-                 backend_factory=None if backend is not None else _backend_factory(settings),
-                 engine_factory=_engine_factory(store, settings, namespace, base), namespace=namespace,
-                 approver=approver)
+    extensions = None
+    if registry is None:
+        registry = default_registry()
+        extensions = _install_extensions(registry, settings, store)
+    agent = Agent(store=store, registry=registry, events=events or EventBus(),
+                  settings=settings, backend=backend,
+                  backend_factory=None if backend is not None else _backend_factory(settings),
+                  engine_factory=_engine_factory(store, settings, namespace, base), namespace=namespace,
+                  approver=approver)
+    agent.extensions = extensions
+    return agent
+
+
+def _install_extensions(registry: ToolRegistry, settings: Any, store: Any) -> Any:
+    """The user's tools: @tool functions, script tools, MCP servers and run_python."""
+    import atexit
+
+    from ..tools.extensions import install_extensions
+
+    profile = None
+    if getattr(settings, "profile", None):
+        try:
+            profile = settings.profile_settings(settings.profile)
+        except KeyError:
+            profile = None
+    extensions = install_extensions(registry, settings, data_dir=store.data_dir, profile=profile)
+    atexit.register(extensions.close)
+    return extensions

@@ -134,7 +134,7 @@ def _register_commands() -> None:
         rows = []
         for d in agent.registry.all():
             rows.append({"name": d.name, "category": d.category, "source": d.source,
-                         "approval": agent.requires_approval(d) if hasattr(agent, "requires_approval")
+                         "approval": agent.gate.required(d) if getattr(agent, "gate", None) is not None
                          else d.approval_default, "description": d.description.splitlines()[0][:80]})
         lines = ["| tool | category | source | asks first |", "|---|---|---|---|"]
         lines += [f"| `{r['name']}` | {r['category']} | {r['source']} | {'yes' if r['approval'] else 'no'} |"

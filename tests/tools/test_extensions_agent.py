@@ -177,3 +177,55 @@ def test_run_python_never_runs_without_approval(store, agents):
     agent4.run("run it", timeout=30)
     assert ns["MARKER"] == "ran"
     assert _tool_results(backend4.requests[1])[-1].strip().endswith("ran")
+
+
+def test_build_agent_offers_the_users_tools_and_commands(tmp_path):
+    from shell_agent_lab.agent.commands import run_command
+    from shell_agent_lab.agent.factory import build_agent
+
+    tools_dir = tmp_path / "scripts"
+    tools_dir.mkdir()
+    script = tools_dir / "hello.sh"
+    script.write_text("#!/bin/sh\n# @tool: hello\n# @category: write\necho hi\n")
+    script.chmod(0o700)
+    settings = ShellAgent(auto_extract=False, auto_title=False, tools_dir=str(tools_dir),
+                          mcp_servers={"demo": {"command": sys.executable, "args": [str(MCP_SERVER)]}})
+    agent = build_agent(settings, backend=ScriptedBackend())
+    try:
+        names = {d.name for d in agent.registry.all()}
+        assert {"hello", "run_python", "mcp__demo__add", "query_sql"} <= names
+        agent.open_session(None, notebook_path="x.ipynb")
+        listing = run_command(agent, "/tools")
+        assert "`hello` | write | script | yes" in listing.text
+        assert "`run_python` | execute | builtin | yes" in listing.text
+        status = run_command(agent, "/mcp")
+        assert "**demo**: running, 3 tool(s)" in status.text
+        restarted = run_command(agent, "/mcp restart demo")
+        assert "restarted with 3 tool(s)" in restarted.text
+        assert run_command(agent, "/mcp restart nope").error.startswith("no MCP server named 'nope'")
+    finally:
+        agent.abort()
+        agent.extensions.close()
+        agent.store.close()
+
+
+def test_bad_mcp_configuration_is_a_clear_error():
+    from shell_agent_lab.tools.extensions import mcp_configs
+
+    with pytest.raises(ValueError, match="needs at least a 'command'"):
+        mcp_configs(ShellAgent(mcp_servers={"x": {"args": []}}))
+
+
+def test_tools_listing_reflects_approval_overrides():
+    from shell_agent_lab.agent.commands import run_command
+    from shell_agent_lab.agent.factory import build_agent
+
+    settings = ShellAgent(auto_extract=False, auto_title=False, approval_overrides={"run_python": False})
+    agent = build_agent(settings, backend=ScriptedBackend())
+    try:
+        agent.open_session(None, notebook_path="x.ipynb")
+        assert "`run_python` | execute | builtin | no" in run_command(agent, "/tools").text
+    finally:
+        agent.abort()
+        agent.extensions.close()
+        agent.store.close()
