@@ -3,8 +3,9 @@
 In a notebook: ``%load_ext shell_agent_lab``, then ``%agent <question>``.
 """
 from ._version import __version__
+from .tools.python_tools import tool
 
-__all__ = ["__version__", "load_ipython_extension", "unload_ipython_extension"]
+__all__ = ["__version__", "tool", "load_ipython_extension", "unload_ipython_extension"]
 
 
 def load_ipython_extension(ipython):  # noqa: ANN001 - IPython's hook signature
