@@ -21,6 +21,8 @@ from .render import TurnView, as_notebook_reply
 __all__ = ["AgentMagics"]
 
 _ABORT_GRACE = 15.0
+_BACKGROUND_WAIT = 900.0
+_AFTER_BACKGROUND = ("memory", "findings", "data")
 
 
 def _markdown(text: str) -> dict:
@@ -140,7 +142,11 @@ class AgentMagics(Magics):
         result = run_command(self._agent(), text)
         if result.error:
             raise IPythonUsageError(result.error)
-        handler = _RENDERERS.get(result.kind or name, _render_text)
+        kind = result.kind or name
+        if kind in _AFTER_BACKGROUND and not rt.frontend().live:
+            # no widget will update later: show memory once background extraction has finished
+            rt.agent.wait_idle(timeout=_BACKGROUND_WAIT)
+        handler = _RENDERERS.get(kind, _render_text)
         handler(self, result)
 
     def _source(self) -> Any:

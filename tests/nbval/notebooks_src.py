@@ -46,7 +46,8 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
                "and follow you to every notebook; facts about this notebook's data stay here."),
         ("code", LOAD),
         ("code", "%config ShellAgent.auto_extract = True   # learn from each turn (on by default for remote models)"),
-        ("code", "%agent I prefer amounts rounded to whole euros, and our fiscal year starts in April."),
+        ("code", "%agent Please remember two things about me: I prefer amounts rounded to whole euros, "
+                 "and our fiscal year starts in April."),
         ("code", "%agent /memory"),
     ],
     "memory_part2": [
@@ -77,7 +78,8 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", "%config ShellAgent.approval_overrides = {\"load_data\": False, \"analyze_data\": False, "
                  "\"query_sql\": False}"),
         ("code", "%agent Load the file orders.csv into a table named orders."),
-        ("code", "%agent Use analyze_data on the orders table to find anomalies in amounts and refunds."),
+        ("code", "%agent Call the analyze_data tool with table orders and the prompt: find unusual amounts "
+                 "and refunds."),
         ("code", "%agent /findings"),
     ],
     "export_import": [
