@@ -287,7 +287,9 @@ _REVERSAL = re.compile(
     r"|\b(?:switched|switching|moved|moving|migrated|migrating)\s+(?:away\s+)?from\s+(?P<d>[^;,.!?]+?)"
     r"(?=\s+to\b|[;,.!?]|$)"
     r"|\b(?:does\s+not|doesn[’']t|do\s+not|don[’']t)\s+(?:prefer|like|want|use)\s+(?P<e>[^;,.!?]+?)"
-    r"\s+any\s*more\b",
+    r"\s+any\s*more\b"
+    r"|\bnow\s+(?:prefers?|likes?|wants?|uses?)\s+[^;,.!?]+?\s+(?:over|to)\s+(?P<f>[^;,.!?]+)"
+    r"|\b(?:switched|moved|migrated)\s+to\s+[^;,.!?]+?\s+from\s+(?P<g>[^;,.!?]+)",
     re.IGNORECASE,
 )
 _CLAUSE_TAIL = re.compile(

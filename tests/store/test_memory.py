@@ -310,3 +310,23 @@ def test_data_dir_that_is_a_file_is_a_clear_error(tmp_path):
     with pytest.raises(StoreError, match="cannot create the data directory"):
         Store.open(target)
     assert target.read_text() == "x"
+
+
+def test_superseded_history_goes_first_under_the_cap(open_store):
+    store = open_store(Caps(global_memory=3))
+    gm = store.global_memory
+    old = gm.add("User prefers seaborn", "preference", source="user_turn").entry
+    gm.add("User works in the EU timezone", "decision", source="user_turn")
+    gm.add("User no longer prefers seaborn; use plotly", "preference", source="user_turn")
+    gm.add("Team chose DuckDB for analysis", "decision", source="user_turn")
+    remaining = gm.list(include_superseded=True)
+    assert old.id not in {e.id for e in remaining} and len(remaining) == 3
+
+
+def test_session_memory_reversal_supersedes_too(store, session):
+    sm = store.session_memory
+    old = sm.add(session.id, "Analysis uses the orders_2023 table", "fact", source="user_turn").entry
+    new = sm.add(session.id, "Analysis no longer uses the orders_2023 table; use orders_2024", "fact",
+                 source="user_turn")
+    assert new.superseded == [old.id]
+    assert "orders_2023 table (learned" not in sm.render(session.id)

@@ -92,6 +92,9 @@ SUPERSEDES = [
     ("User switched from pandas to polars", "User works with pandas", True),
     ("User stopped using Excel exports", "User wants Excel exports", True),
     ("User doesn't want dark mode anymore", "User wants dark mode", True),
+    ("User now prefers plotly over seaborn", "User prefers seaborn", True),
+    ("User switched to polars from pandas", "User works with pandas", True),
+    ("User prefers plotly over seaborn", "User prefers seaborn", False),  # no sign of a change
     ("User prefers seaborn", "User no longer prefers seaborn; use plotly", False),
     ("User prefers plotly", "User prefers seaborn", False),
 ]
