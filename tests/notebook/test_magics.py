@@ -215,3 +215,21 @@ def test_unknown_profile_option_is_a_usage_error(shell, backend):
     res, _ = run(shell, "%agent --profile nope hi")
     assert type(res.error_in_exec).__name__ == "UsageError" and "nope" in str(res.error_in_exec)
     assert backend.requests == []
+
+
+def test_headless_memory_waits_for_background_extraction(shell, backend):
+    import threading
+
+    shell.run_line_magic("config", "ShellAgent.auto_extract = True")
+    release = threading.Event()
+
+    def slow_extraction(messages, tools):
+        release.wait(10)                                   # still extracting when /memory runs
+        return "preference|turn-1|User prefers plotly for charts|"
+
+    backend.enqueue("Noted.", slow_extraction)
+    run(shell, "%agent I prefer plotly for charts")[0].raise_error()
+    threading.Timer(0.3, release.set).start()
+    res, cap = run(shell, "%agent /memory")                # right away: extraction may still be running
+    res.raise_error()
+    assert "User prefers plotly for charts" in "\n".join(_texts(cap))
