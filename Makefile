@@ -9,7 +9,7 @@ DEPS_HASH := $(shell cat pyproject.toml labextension/package.json labextension/y
 STAMP := $(VENV)/.installed-$(DEPS_HASH)
 LOCAL_STAMP := $(VENV)/.local-$(DEPS_HASH)
 
-.PHONY: run test setup setup-local system-deps test-fast docs clean
+.PHONY: run test setup setup-local system-deps test-fast docs clean record-notebooks
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ test: setup system-deps
 
 test-fast: setup
 	$(PY) -m pytest -p no:cacheprovider -m "not browser and not kernel and not llama and not slow"
+
+## re-record the example notebooks' cassettes from the embedded model (nbval replays them in `make test`)
+record-notebooks: setup-local
+	$(PY) tests/nbval/record.py
 
 docs: setup
 	$(PY) -m mkdocs build --strict --site-dir build/site
