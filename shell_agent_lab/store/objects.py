@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Callable
 
@@ -55,6 +56,8 @@ class ObjectStore:
 
     def _write_blob(self, target: Path, data: bytes) -> None:
         self._root.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if (self._root.stat().st_mode & 0o777) != 0o700:
+            os.chmod(self._root, 0o700)
         tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
@@ -95,6 +98,9 @@ class ObjectStore:
                     (object_id, session_id, type, mime_type or "", name or "", len(data), lines,
                      tokens, to_db(self._clock())),
                 )
+        except sqlite3.IntegrityError as exc:  # the session was deleted meanwhile
+            target.unlink(missing_ok=True)
+            raise NotFoundError(f"no session {session_id!r}") from exc
         except BaseException:
             target.unlink(missing_ok=True)
             raise

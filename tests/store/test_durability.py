@@ -121,6 +121,18 @@ def test_eight_processes_writing_at_once_lose_nothing(_isolated_data_dir):
 
 
 @pytest.mark.slow
+def test_processes_racing_to_create_a_fresh_store(_isolated_data_dir):
+    procs = [_spawn(_isolated_data_dir, f"r{n}", 5) for n in range(6)]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    for p, (_, err) in zip(procs, outputs):
+        assert p.returncode == 0, err
+    with sqlite3.connect(_isolated_data_dir / "shell_agent_lab.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM memory").fetchone()[0] == 30
+        versions = [r[0] for r in db.execute("SELECT version FROM schema_version")]
+    assert versions == sorted(set(versions))  # each migration applied exactly once
+
+
+@pytest.mark.slow
 def test_writer_killed_mid_loop_keeps_every_returned_add(_isolated_data_dir):
     Store.open(_isolated_data_dir).close()
     proc = _spawn(_isolated_data_dir, "crash", 100000)

@@ -37,3 +37,10 @@ def test_bad_input(store, session):
         store.objects.meta("../../etc/passwd")
     assert store.objects.list(session.id) == []
     assert list((store.data_dir / "objects").glob("*")) == []
+
+
+def test_objects_directory_is_private(store, session):
+    meta = store.objects.put(session.id, b"x", type="blob")
+    root = store.data_dir / "objects"
+    assert (root.stat().st_mode & 0o777) == 0o700
+    assert store.objects.path(meta.id).parent == root
