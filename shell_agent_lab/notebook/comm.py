@@ -202,6 +202,7 @@ class Dispatcher:
         self._pending: dict[str, dict[str, Any]] = {}
         self._tracked_bus: Any = None
         self._untrack: Callable[[], None] | None = None
+        self._panels = 0
 
     # -- entry point ---------------------------------------------------------------------------
     def handle(self, message: Any) -> dict[str, Any]:
@@ -278,6 +279,21 @@ class Dispatcher:
             else:
                 self._pending.pop(str(event.data.get("request_id")), None)
 
+    # -- connected panels (the notebook runtime routes approvals to a panel when one listens) ---
+    def panel_joined(self) -> None:
+        with self._lock:
+            self._panels += 1
+
+    def panel_left(self) -> None:
+        with self._lock:
+            self._panels = max(0, self._panels - 1)
+            if self._panels:
+                return
+        try:
+            self.runtime.panel_connected = False
+        except Exception:  # the runtime may be gone with the kernel
+            pass
+
     def pending_approvals(self) -> list[dict[str, Any]]:
         with self._lock:
             return list(self._pending.values())
@@ -325,10 +341,7 @@ def _hello(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
     runtime.panel_connected = True
     key = args.get("session_key")
     if key:
-        try:
-            runtime.set_notebook_key(key)
-        except Exception as exc:
-            raise RequestError("no_agent", f"the assistant could not open this notebook's session: {exc}") from exc
+        _bind_key(runtime, key)
     agent = d.agent
     session = agent.session
     protocol = load_protocol()
@@ -340,6 +353,34 @@ def _hello(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
         "ops": sorted(protocol["ops"]),
         "events": sorted(protocol["events"]),
     }
+
+
+def _bind_key(runtime: Any, key: str) -> None:
+    """Tie the notebook's stable key to its session without undoing an explicit switch.
+
+    Before the assistant exists the key selects the session (a renamed notebook finds its
+    session again in a new kernel). Once it runs, the current session stays (it may have been
+    chosen with ``/session`` or ``/reset``); it takes the key only when it has none and no other
+    session holds it.
+    """
+    try:
+        if not getattr(runtime, "started", False):
+            runtime.set_notebook_key(key)
+            return
+        agent = runtime.agent
+        current = agent.session
+        if current.key:
+            return
+        if agent.store.find_session(None, key=key) is None:
+            agent.store.set_session_key(current.id, key)
+            refresh = getattr(agent, "refresh_session", None)
+            if refresh is not None:
+                refresh()
+    except Exception as exc:
+        if "AgentBusyError" in {c.__name__ for c in type(exc).__mro__}:
+            log.info("session key not bound while a turn runs; keeping the current session")
+            return
+        raise RequestError("no_agent", f"the assistant could not open this notebook's session: {exc}") from exc
 
 
 def _state_name(agent: Any) -> str:
@@ -727,6 +768,8 @@ class _Endpoint:
             return
         if self._unsubscribe is not None:
             self._unsubscribe()
+        else:
+            self._dispatcher.panel_joined()
         self._bus = bus
         self._unsubscribe = bus.subscribe(self._forward)
 
@@ -746,10 +789,13 @@ class _Endpoint:
 
     def _on_close(self, msg: Any) -> None:
         with self._send_lock:
+            if self._closed:
+                return
             self._closed = True
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+            self._dispatcher.panel_left()
 
 
 _dispatcher: Dispatcher | None = None

@@ -279,3 +279,26 @@ def test_events_are_forwarded_as_schema_valid_messages(dispatcher, agent, sessio
     sent.clear()
     agent.send("after close", wait=False)
     assert sent == []
+
+
+def test_panel_connected_follows_open_comms(dispatcher, runtime):
+    class Comm:
+        def on_msg(self, cb):
+            self.msg = cb
+
+        def on_close(self, cb):
+            self.close = cb
+
+        def send(self, payload):
+            pass
+
+    a, b = Comm(), Comm()
+    for c in (a, b):
+        comm._Endpoint(c, dispatcher)
+        c.msg({"content": {"data": {"v": 1, "id": "h", "op": "hello", "args": {"protocol": 1}}}})
+    assert runtime.panel_connected is True
+    a.close({})
+    a.close({})                      # a repeated close counts once
+    assert runtime.panel_connected is True
+    b.close({})
+    assert runtime.panel_connected is False

@@ -165,3 +165,28 @@ def test_importing_garbage_is_refused_and_changes_nothing(wired):
                                                "data_base64": base64.b64encode(b"not a zip").decode()})
     assert r["ok"] is False and r["error"]["code"] == "bad_request"
     assert len(wired.store.list_sessions()) == before
+
+
+def test_reconnecting_keeps_an_explicitly_chosen_session_and_works_while_busy(wired):
+    first = wired.comm.request("hello", {"protocol": 1, "session_key": "key-a"})["result"]["session"]
+    agent = wired.runtime.agent
+    fresh = agent.new_session()                      # what /reset does
+    again = wired.comm.request("hello", {"protocol": 1, "session_key": "key-a"})["result"]["session"]
+    assert again["id"] == fresh.id != first["id"]    # not switched back to the keyed session
+    # a panel reconnecting while a turn runs still gets its handshake
+    gate = threading.Event()
+    wired.backend.enqueue(lambda messages, tools: (gate.wait(10), "done")[1])
+    wired.comm.request("send", {"message": "slow question"})
+    wired.comm.wait_event("turn_started")
+    during = wired.comm.request("hello", {"protocol": 1, "session_key": "key-b"})
+    assert during["ok"] and during["result"]["state"] == "BUSY"
+    gate.set()
+    wired.comm.wait_event("turn_finished")
+
+
+def test_a_keyless_running_session_takes_the_notebook_key(wired):
+    agent = wired.runtime.agent                       # built by a %agent cell before the panel came
+    assert agent.session.key is None
+    session = wired.comm.request("hello", {"protocol": 1, "session_key": "late-key"})["result"]["session"]
+    assert session["id"] == agent.session.id and session["key"] == "late-key"
+    assert wired.store.find_session(None, key="late-key").id == agent.session.id
