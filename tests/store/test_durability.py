@@ -154,3 +154,11 @@ def test_writer_killed_mid_loop_keeps_every_returned_add(_isolated_data_dir):
     finally:
         store.close()
     assert set(confirmed) <= stored
+
+
+def test_database_path_that_cannot_be_opened_is_a_clear_error(_isolated_data_dir):
+    (_isolated_data_dir / "shell_agent_lab.sqlite3").mkdir(parents=True)  # a directory, not a file
+    with pytest.raises(StoreError) as info:
+        Store.open(_isolated_data_dir)
+    assert "shell_agent_lab.sqlite3" in str(info.value) and "\n" not in str(info.value)
+    assert (_isolated_data_dir / "shell_agent_lab.sqlite3").is_dir()
