@@ -143,3 +143,38 @@ def test_profile_examples_configure_real_backends():
     assert resolve_profile(settings, "ollama", env={}).endpoint == "http://127.0.0.1:11434/v1"
     assert resolve_profile(settings, "vertex", env={}).options["project"] == "my-gcp-project"
     assert settings.profile == "lmstudio"
+
+
+def test_tool_page_examples_define_working_tools(tmp_path):
+    """The @tool function and the script tool shown in tools.md register with the schema the
+    page describes, and the script runs."""
+    from shell_agent_lab.tools.python_tools import USER_TOOLS
+    from shell_agent_lab.tools.script_tools import load_script_tools, run_script
+
+    python_example = next(b.text for b in blocks("tools.md") if "@sal.tool" in b.text)
+    namespace: dict = {}
+    exec(compile(python_example, "tools.md", "exec"), namespace)
+    try:
+        fx = USER_TOOLS.get("fx_rate")
+        assert fx is not None and fx.category == "read" and not fx.approval_default
+        assert fx.parameters["required"] == ["currency"]
+        assert set(fx.parameters["properties"]) == {"currency", "day"}
+        assert "ISO code" in fx.parameters["properties"]["currency"]["description"]
+        assert namespace["fx_rate"]("USD") == 1.08
+    finally:
+        USER_TOOLS.unregister("fx_rate")
+
+    script_example = next(b.text for b in blocks("tools.md") if "@tool: word_count" in b.text)
+    tools_dir, work = tmp_path / "tools", tmp_path / "work"
+    tools_dir.mkdir()
+    work.mkdir()
+    script = tools_dir / "word_count.sh"
+    script.write_text(script_example)
+    script.chmod(0o700)
+    (work / "notes.txt").write_text("three little words")
+    (descriptor,) = load_script_tools(tools_dir)
+    assert descriptor.name == "word_count" and descriptor.category == "read"
+    assert descriptor.parameters["properties"]["path"]["type"] == "string"
+    code, output, timed_out = run_script(script, {"path": "notes.txt"}, timeout=10, work_dir=work)
+    assert (code, timed_out) == (0, False)
+    assert output.split()[0] == "3"
