@@ -21,6 +21,10 @@ def test_extension_missing_then_loaded_from_the_panel(page, lab_server):
     expect_state(page, "ready")
     expect(page.locator(f"{PANEL} [data-tab-button='chat']")).to_be_visible()
     expect(page.locator("#sal-session-title")).not_to_be_empty()
+    # a restarted kernel has lost the extension again: the panel follows it through the restart
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.restart()")
+    expect_state(page, "extension-missing", timeout=60_000)
+    expect(page.locator("#sal-load-ext")).to_be_visible()
 
 
 def test_no_notebook_state(page, lab_server):
@@ -129,6 +133,19 @@ def test_pin_from_the_panel_lands_in_global_memory(page, lab_server):
     finally:
         store.close()
     assert len(entries) == 1 and entries[0].category == "preference"
+    # Data: the notebook's live DataFrame with its row count and columns
+    show_tab(page, "data")
+    table = page.locator("#sal-data-list .sal-table[data-table='sales']")
+    expect(table).to_have_attribute("data-kind", "dataframe")
+    expect(table.locator(".sal-table-rows")).to_have_attribute("data-rows", "4")
+    # Sessions: rename the notebook's session; the header follows
+    show_tab(page, "sessions")
+    current = page.locator("#sal-sessions-list .sal-session[data-current='true']")
+    current.locator(".sal-rename").click()
+    current.locator(".sal-rename-input").fill("Plotly preferences")
+    current.locator(".sal-rename-save").click()
+    expect(page.locator("#sal-session-title")).to_have_text("Plotly preferences")
+    expect(current).to_contain_text("Plotly preferences")
 
 
 def test_approval_answered_in_the_panel_while_a_magic_cell_waits(page, lab_server):
