@@ -117,6 +117,10 @@ def _time_keeper(method: Any) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return keep
 
 
+def _by_time(item: dict[str, Any]) -> Any:
+    return _sections.parse_time(item["created_at"], "created_at")
+
+
 def _notebook_path(store: Any, path: str | None) -> str | None:
     """Keep the notebook binding only when no existing session already claims that notebook."""
     if not path:
@@ -148,20 +152,20 @@ def _write(store: Any, contents: Contents, staging: Path, created: dict[str, Any
             **record_time(rec))
     memory = 0
     memory_time = _time_keeper(store.session_memory.add)
-    for entry in sorted(contents.session_memory, key=lambda m: m["created_at"]):
+    for entry in sorted(contents.session_memory, key=_by_time):
         if entry.get("superseded_by") is not None:
             continue  # history of the source session; the current entry carries the fact
         extra = {"suggested": True} if entry.get("suggested") is True else {}
         extra.update(memory_time(entry))
-        store.session_memory.add(
+        added_entry = store.session_memory.add(
             session.id, _refs.rewrite_text(entry["fact"], mapping), entry["category"],
             source=entry.get("source") or "user_turn",
             native_fact=_refs.rewrite_text(entry.get("native_fact") or "", mapping),
             tool_originated=bool(entry.get("tool_originated", False)), **extra)
-        memory += 1
+        memory += bool(getattr(added_entry, "added", True))
     findings = 0
     finding_time = _time_keeper(store.findings.add)
-    for item in sorted(contents.findings, key=lambda f: f["created_at"]):
+    for item in sorted(contents.findings, key=_by_time):
         added = store.findings.add(
             session.id, _refs.rewrite_text(item["content"], mapping), tags=tuple(item.get("tags", ())),
             source=item.get("source") or "llm_promoted",

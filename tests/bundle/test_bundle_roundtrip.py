@@ -211,3 +211,26 @@ def test_export_refuses_a_database_another_process_holds(store, tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_import_counts_what_was_stored_and_skips_superseded_history(fresh_store, tmp_path):
+    import bundle_corpus as corpus
+
+    memory = [
+        {"id": 1, "fact": "The sales table has one row per region and week", "category": "fact",
+         "source": "assistant_turn", "created_at": "2026-11-20T09:00:00+00:00"},
+        {"id": 2, "fact": "the sales table has one row per region and week", "category": "fact",
+         "source": "assistant_turn", "created_at": "2026-11-20T09:01:00+00:00"},
+        {"id": 3, "fact": "Old context that was replaced", "category": "context",
+         "source": "user_turn", "created_at": "2026-11-20T08:00:00+00:00", "superseded_by": 4},
+        {"id": 4, "fact": "User prefers plotly", "category": "preference", "suggested": True,
+         "source": "assistant_turn", "created_at": "2026-11-20T09:02:00+00:00"},
+    ]
+    entries = [(n, json.dumps(memory).encode() if n == "session_memory.json" else d)
+               for n, d in corpus.baseline_entries()]
+    result = import_session(fresh_store, corpus.write_zip(tmp_path / "m.shellagent", entries))
+    stored = fresh_store.session_memory.list(result.session.id)
+    assert result.session_memory == 2 == len(stored)
+    suggestion = next(m for m in stored if m.category == "preference")
+    assert suggestion.suggested is True
+    assert "Old context" not in " ".join(m.fact for m in stored)
