@@ -36,13 +36,4 @@ def apply_cassette(settings: Any, environ: Mapping[str, str]) -> bool:
                           "options": {"cassette": path, "source": source}}
     settings.profiles = profiles
     settings.profile = "replay"
-    if _is_local(source) and getattr(settings, "schema_in_prompt", True) is None:
-        settings.schema_in_prompt = True      # as the local model itself gets it
     return True
-
-
-def _is_local(source: Any) -> bool:
-    if not isinstance(source, dict):
-        return False
-    endpoint = str(source.get("endpoint") or source.get("base_url") or "")
-    return source.get("backend") == "local" or endpoint.startswith(("http://127.0.0.1", "http://localhost"))

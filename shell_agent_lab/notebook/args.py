@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Union
 
 __all__ = [
-    "UsageError", "Ask", "Command", "Pin", "Forget", "SessionSwitch", "Export", "Import",
+    "UsageError", "Ask", "Command", "Pin", "Remember", "Forget", "SessionSwitch", "Export", "Import",
     "Choice", "Sql", "Parsed", "parse_line", "parse_cell", "COMMANDS", "usage",
 ]
 
@@ -45,6 +45,15 @@ class Pin:
     target: str
     category: str = "decision"
     name: str = "pin"
+
+
+@dataclass(frozen=True)
+class Remember:
+    """``/remember FACT [--category preference|decision]``: add to Global Memory by hand."""
+
+    fact: str
+    category: str = "preference"
+    name: str = "remember"
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ class Sql:
     name: str = "sql"
 
 
-Parsed = Union[Ask, Command, Pin, Forget, SessionSwitch, Export, Import, Choice, Sql]
+Parsed = Union[Ask, Command, Pin, Remember, Forget, SessionSwitch, Export, Import, Choice, Sql]
 
 _PIN_CATEGORIES = ("preference", "decision")
 
@@ -127,6 +136,26 @@ def _parse_pin(argv: list[str]) -> Parsed:
     if len(rest) != 1:
         raise UsageError(f"/pin needs exactly one finding or memory id; usage: {usage('pin')}")
     return Pin(rest[0], category)
+
+
+def _parse_remember(argv: list[str]) -> Parsed:
+    category = "preference"
+    words: list[str] = []
+    it = iter(argv)
+    for tok in it:
+        if tok in ("--category", "-c"):
+            category = next(it, "")
+        elif tok.startswith("--category="):
+            category = tok.split("=", 1)[1]
+        else:
+            words.append(tok)
+    if category not in _PIN_CATEGORIES:
+        raise UsageError(f"/remember category must be preference or decision, not {category!r}; "
+                         f"usage: {usage('remember')}")
+    fact = " ".join(words).strip()
+    if not fact:
+        raise UsageError(f"/remember needs the fact to remember; usage: {usage('remember')}")
+    return Remember(fact, category)
 
 
 def _parse_forget(argv: list[str]) -> Parsed:
@@ -195,6 +224,8 @@ COMMANDS: dict[str, _Spec] = {
     "profile": _Spec("/profile [NAME]", "list profiles, or bind this session to NAME", _choice("profile")),
     "pin": _Spec("/pin ID [--category preference|decision]", "pin a Finding or Session Memory entry to Global Memory",
                  _parse_pin),
+    "remember": _Spec("/remember FACT [--category preference|decision]",
+                      "add a preference or decision to Global Memory yourself", _parse_remember),
     "forget": _Spec("/forget ID [ID …]", "delete Findings or memory entries by id", _parse_forget),
     "export": _Spec("/export [PATH]", "export this session to a .shellagent bundle", _parse_export),
     "import": _Spec("/import PATH", "import a session from a .shellagent bundle", _parse_import),

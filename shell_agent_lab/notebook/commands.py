@@ -1,6 +1,6 @@
 """Slash commands the notebook adds to the shared command table (``agent.commands``).
 
-``/session NAME``, ``/private``, ``/pin``, ``/forget``, ``/export``, ``/import`` and ``/sql``
+``/session NAME``, ``/private``, ``/pin``, ``/remember``, ``/forget``, ``/export``, ``/import`` and ``/sql``
 work from the magic and, through the same table, from the side panel. Arguments are parsed
 by :mod:`.args` so both doors give the same usage errors.
 """
@@ -70,6 +70,18 @@ def _pin_cmd(agent: Any, argv: list[str]) -> CommandResult:
         return CommandResult("pin", error=f"/pin: {exc}", kind="error")
     agent.events.publish("global_memory_updated", {}, session_id=sid)
     return CommandResult("pin", f"Pinned to Global Memory as {p.category}: {entry.fact}", data=entry, kind="pin")
+
+
+def _remember_cmd(agent: Any, argv: list[str]) -> CommandResult:
+    p = _parsed("remember", argv)
+    session = agent.session
+    if session.private:
+        return CommandResult("remember", error="/remember: this is a private session; nothing said here goes "
+                             "to Global Memory (start a normal one with /reset)", kind="error")
+    entry = agent.store.global_memory.set(p.fact, p.category)
+    agent.events.publish("global_memory_updated", {}, session_id=session.id)
+    return CommandResult("remember", f"Remembered in Global Memory as {entry.category}: {entry.fact}",
+                         data=entry, kind="remember")
 
 
 def _forget_cmd(agent: Any, argv: list[str]) -> CommandResult:
@@ -163,7 +175,8 @@ def _sql_cmd(agent: Any, argv: list[str]) -> CommandResult:
 
 #: name -> (handler, summary, usage) — the notebook's additions to the shared table
 NOTEBOOK_COMMANDS: dict[str, Callable[[Any, list[str]], CommandResult]] = {
-    "session": _session_cmd, "private": _private_cmd, "pin": _pin_cmd, "forget": _forget_cmd,
+    "session": _session_cmd, "private": _private_cmd, "pin": _pin_cmd, "remember": _remember_cmd,
+    "forget": _forget_cmd,
     "export": _export_cmd, "import": _import_cmd, "sql": _sql_cmd,
 }
 

@@ -1,4 +1,5 @@
-"""The example notebooks' source cells (``python tests/nbval/record.py`` writes and executes them).
+"""The example notebooks' source cells (kinds: ``md``, ``code``, and ``raises`` for a code cell
+that is meant to fail — tagged ``raises-exception`` for nbclient and nbval) (``python tests/nbval/record.py`` writes and executes them).
 
 Kept as code so the notebooks stay reviewable and regenerable; the committed ``.ipynb`` files
 hold the recorded outputs nbval compares against.
@@ -46,8 +47,10 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
                "and follow you to every notebook; facts about this notebook's data stay here."),
         ("code", LOAD),
         ("code", "%config ShellAgent.auto_extract = True   # learn from each turn (on by default for remote models)"),
-        ("code", "%agent Please remember two things about me: I prefer amounts rounded to whole euros, "
-                 "and our fiscal year starts in April."),
+        ("code", "%agent I prefer amounts rounded to whole euros."),
+        ("md", "Preferences are also learned from what you say (extraction after each turn, shown below when "
+               "it found something). You can always state one directly:"),
+        ("code", "%agent /remember Our fiscal year starts in April --category decision"),
         ("code", "%agent /memory"),
     ],
     "memory_part2": [
@@ -56,7 +59,7 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
                "Global Memory from part 1 is still here."),
         ("code", LOAD),
         ("code", "%agent /memory"),
-        ("code", "%agent When does our fiscal year start, and how should amounts be rounded?"),
+        ("code", "%agent When does our fiscal year start?"),
     ],
     "private_session": [
         ("md", "# A private session\n\n"
@@ -66,6 +69,8 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", "%config ShellAgent.auto_extract = True"),
         ("code", "%agent /private"),
         ("code", "%agent I prefer to see salaries in thousands. The payroll table is confidential."),
+        ("md", "Stating a preference directly is refused here too:"),
+        ("raises", "%agent /remember Salaries are shown in thousands"),
         ("code", "%agent /memory"),
         ("code", "%agent /sessions"),
     ],

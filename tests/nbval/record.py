@@ -35,6 +35,8 @@ def build(name: str) -> nbformat.NotebookNode:
     nb.metadata["language_info"] = {"name": "python"}
     for kind, source in SOURCES[name]:
         cell = nbformat.v4.new_markdown_cell(source) if kind == "md" else nbformat.v4.new_code_cell(source)
+        if kind == "raises":
+            cell.metadata["tags"] = ["raises-exception"]
         cell.id = f"{name[:12]}-{len(nb.cells):02d}"
         nb.cells.append(cell)
     return nb

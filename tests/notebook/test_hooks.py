@@ -18,7 +18,6 @@ def test_cassette_env_selects_a_replay_profile_recording_from_the_local_model():
     assert apply_cassette(s, {}) is False and s.profile is None
     assert apply_cassette(s, {"SHELL_AGENT_LAB_CASSETTE": "/c/quickstart.json"}) is True
     assert s.profile == "replay"
-    assert s.schema_in_prompt is True                  # the local model gets the tables' schema
     assert s.profiles["replay"] == {"backend": "replay", "options": {"cassette": "/c/quickstart.json",
                                                                       "source": {"backend": "local"}}}
 

@@ -233,3 +233,18 @@ def test_headless_memory_waits_for_background_extraction(shell, backend):
     res, cap = run(shell, "%agent /memory")                # right away: extraction may still be running
     res.raise_error()
     assert "User prefers plotly for charts" in "\n".join(_texts(cap))
+
+
+def test_remember_adds_to_global_memory_but_not_from_a_private_session(shell):
+    from shell_agent_lab.notebook.runtime import get_runtime
+
+    agent = get_runtime().agent
+    run(shell, "%agent /remember Our fiscal year starts in April --category decision")[0].raise_error()
+    assert [(e.fact, e.category, e.source) for e in agent.store.global_memory.list()] == [
+        ("Our fiscal year starts in April", "decision", "manual")]
+    res, _ = run(shell, "%agent /remember")
+    assert "needs the fact" in str(res.error_in_exec)
+    run(shell, "%agent /private")[0].raise_error()
+    res, _ = run(shell, "%agent /remember Salaries in thousands")
+    assert "private session" in str(res.error_in_exec)
+    assert len(agent.store.global_memory.list()) == 1
