@@ -38,6 +38,14 @@ export interface TypedEvent<E extends EventName> {
   seq: number;
 }
 
+/** The payload of `ev`, typed by its name (the caller has checked `ev.event === name`). */
+export function payload<E extends EventName>(ev: EventMessage, name: E): Events[E] {
+  if (ev.event !== name) {
+    throw new Error(`expected a '${name}' event, got '${ev.event}'`);
+  }
+  return ev.data as unknown as Events[E];
+}
+
 /** Why the comm could not be used. */
 export type FailureKind = 'extension-missing' | 'backend-unreachable' | 'closed';
 

@@ -5,7 +5,7 @@
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
-import { ProtocolClient, ProtocolError } from './client';
+import { ProtocolClient, ProtocolError, payload } from './client';
 import { h, setChildren } from './dom';
 import { AgentState, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
 import { ChatTab } from './tabs/chat';
@@ -402,13 +402,16 @@ export class SidePanel extends Widget implements TabHost {
   }
 
   private _onEvent(ev: EventMessage): void {
-    const d = ev.data as any;
     if (ev.event === 'state_changed') {
-      this._setAgentState(d.state as AgentState);
+      this._setAgentState(payload(ev, 'state_changed').state);
     } else if (ev.event === 'session_changed') {
-      this._setSession(String(d.title), Boolean(d.private));
-    } else if (ev.event === 'session_renamed' && ev.session_id === this._sessionId(d)) {
-      this._setSession(String(d.title), this.node.dataset.private === 'true');
+      const d = payload(ev, 'session_changed');
+      this._setSession(d.title, d.private);
+    } else if (ev.event === 'session_renamed') {
+      const d = payload(ev, 'session_renamed');
+      if (d.session_id === ev.session_id) {
+        this._setSession(d.title, this.node.dataset.private === 'true');
+      }
     }
     this._trackBackend(ev);
     for (const tab of this._tabs) {
@@ -418,12 +421,11 @@ export class SidePanel extends Widget implements TabHost {
 
   /** The model endpoint's health, from retries and turn results: say how to fix it. */
   private _trackBackend(ev: EventMessage): void {
-    const d = ev.data as any;
-    let error: string | null = null;
+    let error: string;
     if (ev.event === 'retry_backoff') {
-      error = String(d.error ?? '');
+      error = payload(ev, 'retry_backoff').error ?? '';
     } else if (ev.event === 'turn_finished') {
-      error = d.error ? String(d.error) : '';
+      error = payload(ev, 'turn_finished').error ?? '';
     } else {
       return;
     }
@@ -439,10 +441,6 @@ export class SidePanel extends Widget implements TabHost {
       this._backendNode.dataset.state = 'ok';
       setChildren(this._backendNode);
     }
-  }
-
-  private _sessionId(d: any): string | null {
-    return typeof d.session_id === 'string' ? d.session_id : null;
   }
 
   private _setSession(title: string, isPrivate: boolean): void {

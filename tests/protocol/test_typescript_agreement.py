@@ -168,3 +168,15 @@ def test_a_python_side_shape_change_alone_fails_validation(call, monkeypatch):
     monkeypatch.setitem(comm._OPS, "abort", lambda d, a: {**original(d, a), "stopped": True})
     with pytest.raises(AssertionError, match="abort/result"):
         call("abort")
+
+
+@needs_node
+def test_an_event_payload_change_the_panel_was_not_updated_for_fails_the_type_check(tmp_path):
+    project = _copy_project(tmp_path)
+    schema = _schema()
+    event = schema["events"]["stream_token"]
+    event["properties"]["turn"] = event["properties"].pop("turn_id")   # the kernel would now send {turn}
+    event["required"] = ["turn", "text"]
+    (project / "src" / "protocol.generated.ts").write_text(_generator().render(schema))
+    result = _tsc(project)
+    assert result.returncode != 0 and "chat.ts" in result.stdout, result.stdout

@@ -1,4 +1,5 @@
 /** Chat: the session's conversation, streaming replies, tool activity, approvals, queue and Stop. */
+import { payload } from '../client';
 import { h, setChildren } from '../dom';
 import { AgentState, ChatRecord, EventMessage, Events } from '../protocol.generated';
 import { Tab, TabHost, guarded } from './base';
@@ -86,43 +87,49 @@ export class ChatTab implements Tab {
   }
 
   onEvent(ev: EventMessage): void {
-    const d = ev.data as any;
     switch (ev.event) {
       case 'state_changed':
-        this._setState(d.state as AgentState);
+        this._setState(payload(ev, 'state_changed').state);
         break;
-      case 'turn_started':
+      case 'turn_started': {
+        const d = payload(ev, 'turn_started');
         this._log.append(this._bubble('user', d.message));
         this._turnNode(d.turn_id);
         break;
+      }
       case 'stream_token': {
+        const d = payload(ev, 'stream_token');
         const turn = this._turnNode(d.turn_id);
         turn.text.textContent = (turn.text.textContent ?? '') + d.text;
         turn.node.dataset.streaming = 'true';
         break;
       }
       case 'assistant_text': {
-        const turn = this._turnNode(d.turn_id);
-        turn.text.textContent = d.text;
+        const d = payload(ev, 'assistant_text');
+        this._turnNode(d.turn_id).text.textContent = d.text;
         break;
       }
       case 'turn_finished': {
+        const d = payload(ev, 'turn_finished');
         const turn = this._turnNode(d.turn_id);
         delete turn.node.dataset.streaming;
-        turn.node.dataset.phase = String(d.phase);
-        if (typeof d.text === 'string' && d.text) {
+        turn.node.dataset.phase = d.phase;
+        if (d.text) {
           turn.text.textContent = d.text;
         }
         if (d.error) {
-          turn.node.append(h('div', { class: 'sal-msg-error', 'data-role': 'error' }, String(d.error)));
+          turn.node.append(h('div', { class: 'sal-msg-error', 'data-role': 'error' }, d.error));
         }
         this._turns.delete(d.turn_id);
         break;
       }
-      case 'tool_start':
+      case 'tool_start': {
+        const d = payload(ev, 'tool_start');
         this._toolNode(d.turn_id, d.tool_call_id, d.name, d.arguments);
         break;
+      }
       case 'tool_progress': {
+        const d = payload(ev, 'tool_progress');
         const tool = this._toolNode(d.turn_id, d.tool_call_id, d.name, undefined);
         const counts = d.total ? ` ${d.current ?? 0}/${d.total}` : '';
         tool.detail.textContent = `${d.detail ?? ''}${counts}`;
@@ -134,25 +141,30 @@ export class ChatTab implements Tab {
         break;
       }
       case 'tool_end': {
+        const d = payload(ev, 'tool_end');
         const tool = this._toolNode(d.turn_id, d.tool_call_id, d.name, undefined);
-        tool.node.dataset.status = String(d.status);
+        tool.node.dataset.status = d.status;
         tool.progress.hidden = true;
-        tool.detail.textContent = d.summary ? String(d.summary) : String(d.status);
+        tool.detail.textContent = d.summary ? d.summary : d.status;
         break;
       }
-      case 'retry_backoff':
+      case 'retry_backoff': {
+        const d = payload(ev, 'retry_backoff');
         this._activity.dataset.state = 'retry';
         this._activity.textContent = `Model busy or unreachable; retry ${d.attempt}/${d.max_attempts} in ${Math.round(d.delay)} s…`;
         break;
+      }
       case 'approval_request':
-        this._showApproval(d as ApprovalRequest);
+        this._showApproval(payload(ev, 'approval_request'));
         break;
-      case 'approval_resolved':
-        this._approvals.querySelector(`[data-request-id="${CSS.escape(String(d.request_id))}"]`)?.remove();
+      case 'approval_resolved': {
+        const id = payload(ev, 'approval_resolved').request_id;
+        this._approvals.querySelector(`[data-request-id="${CSS.escape(id)}"]`)?.remove();
         break;
+      }
       case 'queued':
         this._activity.dataset.state = 'queued';
-        this._activity.textContent = `Queued: “${d.message}” runs after memory extraction finishes.`;
+        this._activity.textContent = `Queued: “${payload(ev, 'queued').message}” runs after memory extraction finishes.`;
         break;
       case 'queue_cleared':
       case 'queue_dispatched':
