@@ -447,7 +447,17 @@ def _history(d: Dispatcher, args: dict[str, Any]) -> dict[str, Any]:
         _record(r) for r in agent.store.list_records(str(agent.session.id))
         if r.role in ("user", "assistant", "tool") and (r.role != "assistant" or (r.content or "").strip())
     ]
-    return {"records": records, "state": _state_name(agent), "pending_approvals": d.pending_approvals()}
+    return {"records": records, "state": _state_name(agent), "pending_approvals": _pending(agent, d)}
+
+
+def _pending(agent: Any, d: Dispatcher) -> list[dict[str, Any]]:
+    """Approvals still waiting: from the agent's gate (authoritative), else as seen on the bus."""
+    gate = getattr(agent, "gate", None)
+    if gate is None or not hasattr(gate, "pending"):
+        return d.pending_approvals()
+    return [_json_safe({"request_id": r.id, "tool_name": r.tool_name, "arguments": r.arguments,
+                        "category": r.category, "dialog": r.dialog, "preview": r.preview})
+            for r in gate.pending()]
 
 
 @_op("memory_list")

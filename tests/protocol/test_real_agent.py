@@ -190,3 +190,22 @@ def test_a_keyless_running_session_takes_the_notebook_key(wired):
     session = wired.comm.request("hello", {"protocol": 1, "session_key": "late-key"})["result"]["session"]
     assert session["id"] == agent.session.id and session["key"] == "late-key"
     assert wired.store.find_session(None, key="late-key").id == agent.session.id
+
+
+def test_a_panel_opened_after_the_approval_was_asked_still_sees_it(wired):
+    wired.backend.enqueue(tool_call("promote_finding", {"content": "South is flat", "tags": ["low"]}),
+                          reply("ok"))
+    agent = wired.runtime.agent
+    result = agent.send("note the south", wait=False)          # a turn started before any panel
+    assert result.phase == "started"
+    for _ in range(200):
+        if agent.gate.pending():
+            break
+        threading.Event().wait(0.02)
+    wired.comm.request("hello", {"protocol": 1})
+    pending = wired.comm.request("history")["result"]["pending_approvals"]
+    assert [p["tool_name"] for p in pending] == ["promote_finding"]
+    assert wired.comm.request("approve", {"request_id": pending[0]["request_id"], "approved": False,
+                                          "feedback": "not yet"})["ok"]
+    assert agent.wait_idle(10)
+    assert wired.store.findings.list(agent.session.id) == []
