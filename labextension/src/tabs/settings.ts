@@ -30,7 +30,12 @@ export class SettingsTab implements Tab {
   }
 
   private _render(settings: Settings): void {
-    const profile = h('select', { id: 'sal-settings-profile' }, ...settings.profiles.map(p => h('option', { value: p.name, selected: p.name === settings.profile }, `${p.name} (${p.backend}${p.model ? ` · ${p.model}` : ''})`)));
+    const profile = h(
+      'select',
+      { id: 'sal-settings-profile', disabled: !settings.profiles.length, title: settings.profiles.length ? '' : 'Configure ShellAgent.profiles to choose one here' },
+      h('option', { value: '', selected: !settings.profile }, settings.profiles.length ? 'automatic' : 'automatic (no profiles configured)'),
+      ...settings.profiles.map(p => h('option', { value: p.name, selected: p.name === settings.profile }, `${p.name} (${p.backend}${p.model ? ` · ${p.model}` : ''})`))
+    );
     const model = h('input', { id: 'sal-settings-model', type: 'text', value: settings.model ?? '', placeholder: 'model name' });
     const extraction = h('input', { id: 'sal-settings-auto-extraction', type: 'checkbox', checked: settings.auto_extraction });
     const overrides = new Map<string, HTMLSelectElement>();
