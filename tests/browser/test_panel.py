@@ -204,3 +204,31 @@ def test_model_endpoint_unreachable_says_how_to_fix(page, lab_server):
     expect(banner).to_contain_text("Settings tab")
     page.click("#sal-chat-stop")
     expect(page.locator("#sal-agent-state")).to_have_attribute("data-agent-state", "READY", timeout=30_000)
+
+
+def test_a_message_sent_during_memory_extraction_is_visibly_queued(page, lab_server):
+    write_notebook(lab_server["root"], "queue.ipynb", [
+        SCRIPTED_SETUP + "\nimport threading\nhold = threading.Event()\n"
+        "%config ShellAgent.auto_extract = True\n"
+        'backend.enqueue(reply("First answer."), lambda messages, tools: (hold.wait(60), "NONE")[1],'
+        ' reply("Second answer."))\nprint("ARMED")',
+        "hold.set()\nprint('RELEASED')",
+    ])
+    open_notebook(page, lab_server, "queue.ipynb")
+    run_and_expect(page, 0, "ARMED")
+    open_panel(page)
+    expect_state(page, "ready")
+    log = page.locator("#sal-chat-log")
+    page.fill("#sal-chat-input", "first question")
+    page.press("#sal-chat-input", "Enter")
+    expect(log.locator(".sal-msg-assistant").last).to_have_text("First answer.")
+    expect(page.locator("#sal-agent-state")).to_have_attribute("data-agent-state", "EXTRACTING")
+    page.fill("#sal-chat-input", "second question")
+    page.press("#sal-chat-input", "Enter")
+    activity = page.locator("#sal-chat-activity")
+    expect(activity).to_have_attribute("data-state", "queued")
+    expect(activity).to_contain_text("second question")
+    expect(page.locator("#sal-agent-state")).to_have_attribute("data-agent-state", "QUEUED")
+    run_and_expect(page, 1, "RELEASED")
+    expect(log.locator(".sal-msg-assistant").last).to_have_text("Second answer.", timeout=30_000)
+    expect(activity).to_have_attribute("data-state", "idle", timeout=30_000)
