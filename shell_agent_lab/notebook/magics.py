@@ -22,7 +22,6 @@ __all__ = ["AgentMagics"]
 
 _ABORT_GRACE = 15.0
 _BACKGROUND_WAIT = 900.0
-_AFTER_BACKGROUND = ("memory", "findings", "data")
 
 
 def _markdown(text: str) -> dict:
@@ -139,14 +138,15 @@ class AgentMagics(Magics):
             return
         from ..agent.commands import run_command
 
-        result = run_command(self._agent(), text)
+        agent = self._agent()
+        if not rt.frontend().live:
+            # headless: no widget updates later, and runs must be reproducible: let background
+            # extraction finish before a command reads or changes memory
+            agent.wait_idle(timeout=_BACKGROUND_WAIT)
+        result = run_command(agent, text)
         if result.error:
             raise IPythonUsageError(result.error)
-        kind = result.kind or name
-        if kind in _AFTER_BACKGROUND and not rt.frontend().live:
-            # no widget will update later: show memory once background extraction has finished
-            rt.agent.wait_idle(timeout=_BACKGROUND_WAIT)
-        handler = _RENDERERS.get(kind, _render_text)
+        handler = _RENDERERS.get(result.kind or name, _render_text)
         handler(self, result)
 
     def _source(self) -> Any:
