@@ -59,7 +59,7 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
                "Global Memory from part 1 is still here."),
         ("code", LOAD),
         ("code", "%agent /memory"),
-        ("code", "%agent When does our fiscal year start?"),
+        ("code", "%agent From what you remember about me, without using tools: when does our fiscal year start?"),
     ],
     "private_session": [
         ("md", "# A private session\n\n"
