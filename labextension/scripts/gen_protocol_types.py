@@ -110,6 +110,16 @@ def render(schema: dict[str, Any]) -> str:
     out.append("export type EventName = keyof Events;")
     out.append(f"export const EVENT_NAMES: ReadonlyArray<EventName> = {json.dumps(list(events))};")
     out.append("")
+    commands = schema.get("commands", {})
+    out.append("/** Arguments of every command the kernel may ask the panel to run. */")
+    out.append("export interface Commands {")
+    for name, sub in commands.items():
+        spec = {k: v for k, v in sub.items() if k != "description"}
+        out.append(f"  {name}: {_ts(spec, '  ')};")
+    out.append("}")
+    out.append("export type CommandName = keyof Commands;")
+    out.append(f"export const COMMAND_NAMES: ReadonlyArray<CommandName> = {json.dumps(list(commands))};")
+    out.append("")
     return "\n".join(out)
 
 

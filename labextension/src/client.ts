@@ -5,7 +5,9 @@
 import { Kernel, KernelMessage } from '@jupyterlab/services';
 import { Signal, ISignal } from '@lumino/signaling';
 import {
+  COMMAND_NAMES,
   COMM_TARGET,
+  CommandMessage,
   EVENT_NAMES,
   EventMessage,
   ErrorInfo,
@@ -76,6 +78,11 @@ export class ProtocolClient {
   /** Events pushed by the kernel (the agent's event bus). */
   get event(): ISignal<this, EventMessage> {
     return this._event;
+  }
+
+  /** Commands the kernel asks the panel to run on the notebook (no reply is sent). */
+  get command(): ISignal<this, CommandMessage> {
+    return this._command;
   }
 
   /** Emitted once when the comm closes; the argument says why. */
@@ -152,6 +159,12 @@ export class ProtocolClient {
       console.warn('shell-agent-lab: ignoring a message of another protocol version', data);
       return;
     }
+    if (typeof data.command === 'string') {
+      if ((COMMAND_NAMES as ReadonlyArray<string>).includes(data.command)) {
+        this._command.emit(data as CommandMessage);
+      }
+      return;
+    }
     if (typeof data.event === 'string') {
       if ((EVENT_NAMES as ReadonlyArray<string>).includes(data.event)) {
         this._event.emit(data as EventMessage);
@@ -206,4 +219,5 @@ export class ProtocolClient {
   private _pending = new Map<string, Pending>();
   private _event = new Signal<this, EventMessage>(this);
   private _closed = new Signal<this, FailureKind>(this);
+  private _command = new Signal<this, CommandMessage>(this);
 }

@@ -2,12 +2,12 @@
  * The side panel: follows the active notebook and its kernel, shows a clear connection state,
  * and hosts the tabs once the kernel-side agent answered the handshake.
  */
-import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { INotebookTracker, NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 import { ProtocolClient, ProtocolError, payload } from './client';
 import { h, setChildren } from './dom';
-import { AgentState, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
+import { AgentState, CommandMessage, Commands, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
 import { ChatTab } from './tabs/chat';
 import { DataTab } from './tabs/data';
 import { FindingsTab } from './tabs/findings';
@@ -336,6 +336,7 @@ export class SidePanel extends Widget implements TabHost {
     }
     client.markReady();
     client.event.connect((_, ev) => this._onEvent(ev), this);
+    client.command.connect((_, cmd) => this._onCommand(panel, cmd), this);
     client.closed.connect(() => {
       if (!stale()) {
         this._client = null;
@@ -440,6 +441,17 @@ export class SidePanel extends Widget implements TabHost {
     } else if (ev.event === 'turn_finished' && !error) {
       this._backendNode.dataset.state = 'ok';
       setChildren(this._backendNode);
+    }
+  }
+
+  /** The kernel asks for something done to this panel's notebook. */
+  private _onCommand(panel: NotebookPanel, cmd: CommandMessage): void {
+    if (cmd.command === 'insert_cell' && !panel.isDisposed && panel.content.model) {
+      const args = cmd.args as unknown as Commands['insert_cell'];
+      const notebook = panel.content;
+      NotebookActions.insertBelow(notebook);
+      notebook.activeCell?.model.sharedModel.setSource(args.code);
+      this.notify('Inserted a cell below the active one.');
     }
   }
 

@@ -128,6 +128,12 @@ export type Deleted = {
   deleted: number;
 };
 
+export type CommandMessage = {
+  v: 1;
+  command: string;
+  args: { [key: string]: unknown };
+};
+
 /** Handshake: checks the protocol version and binds the panel to the notebook's session. */
 export type HelloArgs = {
   protocol: number;
@@ -458,3 +464,12 @@ export interface Events {
 }
 export type EventName = keyof Events;
 export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "tool_start", "tool_progress", "tool_end", "retry_backoff", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed"];
+
+/** Arguments of every command the kernel may ask the panel to run. */
+export interface Commands {
+  insert_cell: {
+    code: string;
+  };
+}
+export type CommandName = keyof Commands;
+export const COMMAND_NAMES: ReadonlyArray<CommandName> = ["insert_cell"];

@@ -45,7 +45,8 @@ def _validator(pointer: str) -> Any:
     from jsonschema import Draft202012Validator
 
     root = load_protocol()
-    schema = {"$ref": pointer, "$defs": root["$defs"], "ops": root["ops"], "events": root["events"]}
+    schema = {"$ref": pointer, "$defs": root["$defs"], "ops": root["ops"], "events": root["events"],
+              "commands": root.get("commands", {})}
     return Draft202012Validator(schema)
 
 

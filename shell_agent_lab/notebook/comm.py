@@ -156,6 +156,7 @@ class _Endpoint:
         self._unsubscribe: Callable[[], None] | None = None
         self._bus: Any = None
         self._closed = False
+        self._handlers: list[Callable[[str], Any]] | None = None
         comm.on_msg(self._on_msg)
         comm.on_close(self._on_close)
 
@@ -177,28 +178,49 @@ class _Endpoint:
             self._unsubscribe()
         else:
             self._dispatcher.panel_joined()
+            self._offer_insert_cell()
         self._bus = bus
         self._unsubscribe = bus.subscribe(self._forward)
+
+    def _offer_insert_cell(self) -> None:
+        """Let the notebook's "Insert SQL as cell" reach this panel's notebook."""
+        handlers = getattr(self._dispatcher.runtime, "insert_cell_handlers", None)
+        if handlers is not None and self._insert_cell not in handlers:
+            handlers.append(self._insert_cell)
+            self._handlers = handlers
+
+    def _insert_cell(self, code: str) -> bool:
+        args = {"code": str(code)}
+        check("#/commands/insert_cell", args, "insert_cell")
+        return self._send({"v": PROTOCOL_VERSION, "command": "insert_cell", "args": args})
 
     def _forward(self, event: Any) -> None:
         if event.type not in load_protocol()["events"]:
             return
         self._send(event_message(event))
 
-    def _send(self, payload: dict[str, Any]) -> None:
+    def _send(self, payload: dict[str, Any]) -> bool:
         with self._send_lock:
             if self._closed:
-                return
+                return False
             try:
                 self._comm.send(payload)
             except Exception:
                 log.exception("could not send to the side panel")
+                return False
+            return True
 
     def _on_close(self, msg: Any) -> None:
         with self._send_lock:
             if self._closed:
                 return
             self._closed = True
+        if self._handlers is not None:
+            try:
+                self._handlers.remove(self._insert_cell)
+            except ValueError:
+                pass
+            self._handlers = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

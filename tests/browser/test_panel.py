@@ -40,6 +40,7 @@ def test_chat_round_trip_and_a_magic_turn_shows_in_the_panel(page, lab_server):
         SCRIPTED_SETUP,
         'backend.enqueue(reply("Sales peaked in week 12."), reply("Week 12 was 40% above the median."))\nprint("QUEUED")',
         "%agent how much above the median was it",
+        'print("INSERTED", rt.insert_cell("peak = sales.amount.max()"))',
     ])
     open_notebook(page, lab_server, "chat.ipynb")
     run_and_expect(page, 0, "SETUP-DONE")
@@ -63,6 +64,10 @@ def test_chat_round_trip_and_a_magic_turn_shows_in_the_panel(page, lab_server):
     expect(log.locator(".sal-msg-assistant")).to_have_count(2)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "panel.png"))      # the working panel (docs/screenshots/panel.png)
+    # "Insert SQL as cell" from the kernel lands in this notebook through the panel
+    run_and_expect(page, 3, "INSERTED True")
+    expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(5)
+    expect(page.locator(".jp-Notebook .jp-Cell").nth(4)).to_contain_text("peak = sales.amount.max()")
 
 
 def test_findings_sync_between_panel_and_notebook_widget(page, lab_server):

@@ -25,7 +25,8 @@ SCHEMA_PATH = Path(__file__).resolve().parents[2] / "shell_agent_lab" / "noteboo
 
 def validator_for(pointer: str) -> Draft202012Validator:
     root = json.loads(SCHEMA_PATH.read_text())
-    return Draft202012Validator({"$ref": pointer, "$defs": root["$defs"], "ops": root["ops"], "events": root["events"]})
+    return Draft202012Validator({"$ref": pointer, "$defs": root["$defs"], "ops": root["ops"], "events": root["events"],
+                                 "commands": root["commands"]})
 
 
 def assert_valid(pointer: str, value: Any) -> None:

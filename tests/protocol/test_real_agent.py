@@ -209,3 +209,19 @@ def test_a_panel_opened_after_the_approval_was_asked_still_sees_it(wired):
                                           "feedback": "not yet"})["ok"]
     assert agent.wait_idle(10)
     assert wired.store.findings.list(agent.session.id) == []
+
+
+def test_insert_sql_as_cell_reaches_the_connected_panel_only(wired):
+    assert wired.runtime.insert_cell("%%agent_sql\nSELECT 1\n") is False        # no panel yet
+    wired.comm.request("hello", {"protocol": 1})
+    assert wired.runtime.insert_cell("%%agent_sql\nSELECT 1\n") is True
+    message = wired.comm.sent[-1]
+    assert_valid("#/$defs/CommandMessage", message)
+    assert_valid("#/commands/insert_cell", message["args"])
+    assert message == {"v": 1, "command": "insert_cell", "args": {"code": "%%agent_sql\nSELECT 1\n"}}
+    wired.comm.request("hello", {"protocol": 1})                                 # a second hello adds no twin
+    assert wired.runtime.insert_cell_handlers.count(wired.runtime.insert_cell_handlers[0]) == 1
+    assert len(wired.runtime.insert_cell_handlers) == 1
+    wired.comm.close({})
+    assert wired.runtime.insert_cell_handlers == []
+    assert wired.runtime.insert_cell("SELECT 2") is False

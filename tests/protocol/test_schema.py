@@ -18,6 +18,9 @@ def test_schema_is_valid_json_schema():
         Draft202012Validator.check_schema(spec["args"])
         Draft202012Validator.check_schema(spec["result"])
         assert spec["description"], name
+    for name, spec in root["commands"].items():
+        Draft202012Validator.check_schema(spec)
+        assert spec["description"], name
     assert root["version"] == comm.PROTOCOL_VERSION
     assert root["comm_target"] == comm.COMM_TARGET
 
@@ -53,5 +56,5 @@ def test_envelopes_reject_wrong_versions_and_shapes():
 def test_the_protocol_page_names_every_op_and_event():
     page = (SCHEMA_PATH.parents[2] / "docs" / "protocol.md").read_text()
     root = json.loads(SCHEMA_PATH.read_text())
-    missing = [f"`{name}`" for name in [*root["ops"], *root["events"]] if f"`{name}`" not in page]
+    missing = [f"`{name}`" for name in [*root["ops"], *root["events"], *root["commands"]] if f"`{name}`" not in page]
     assert not missing, f"docs/protocol.md does not mention {', '.join(missing)}"
