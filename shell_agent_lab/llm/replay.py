@@ -68,6 +68,7 @@ _VOLATILE = [
     (re.compile(r"\[Time: [^\]\n]*\]"), "[Time: *]"),
     (re.compile(r"\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2})? UTC\]"), "[TIME]"),
     (re.compile(r"\b([a-z][a-z_]*)_[0-9a-f]{32}\b"), r"\1_NONCE"),
+    (re.compile(r"\b[0-9a-f]{32}\b"), "OBJECT_ID"),
     (re.compile(r"\(learned \d{4}-\d{2}-\d{2}\)"), "(learned DATE)"),
     (re.compile(r"\b\d{4}-\d{2}-\d{2} \((?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\)"), "DATE"),
     (re.compile(r"\bf-\d{8}-\d{3,}\b"), "f-ID"),

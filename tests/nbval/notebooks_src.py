@@ -85,6 +85,10 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", "%agent Load the file orders.csv into a table named orders."),
         ("code", "%agent Call the analyze_data tool with table orders and the prompt: find unusual amounts "
                  "and refunds."),
+        ("md", "Ask for a finding directly, too (this one asks first by default):"),
+        ("code", "%config ShellAgent.approval_overrides = {\"promote_finding\": False}\n"
+                 "%agent Call promote_finding with content 'Order 1080 has an unusually large amount of 4999.0' "
+                 "and tags ['high']."),
         ("code", "%agent /findings"),
     ],
     "export_import": [

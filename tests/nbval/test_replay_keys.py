@@ -25,6 +25,8 @@ def test_machine_paths_are_masked():
     a = _key("loaded /home/a/clone/notebooks/sales.csv", env={"SHELL_AGENT_LAB_DATA_DIR": "/x/data"})
     assert a == _key("loaded /home/a/clone/notebooks/sales.csv", env={"SHELL_AGENT_LAB_DATA_DIR": "/y/data"})
     assert _key("saved /tmp/tmpab12_x/b.shellagent") == _key("saved /tmp/tmpZZ9/b.shellagent")
+    assert _key("report saved as object `d5c54762ab00655da9dd403b61ccaef6`") == \
+        _key("report saved as object `0123456789abcdef0123456789abcdef`")
 
 
 def test_different_questions_and_data_dates_keep_different_keys():
