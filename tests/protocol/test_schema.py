@@ -58,3 +58,11 @@ def test_the_protocol_page_names_every_op_and_event():
     root = json.loads(SCHEMA_PATH.read_text())
     missing = [f"`{name}`" for name in [*root["ops"], *root["events"], *root["commands"]] if f"`{name}`" not in page]
     assert not missing, f"docs/protocol.md does not mention {', '.join(missing)}"
+
+
+def test_the_panel_and_the_kernel_package_share_one_version():
+    from shell_agent_lab import __version__
+
+    package = json.loads((SCHEMA_PATH.parents[2] / "labextension" / "package.json").read_text())
+    assert package["version"] == __version__, "bump labextension/package.json with shell_agent_lab/_version.py"
+    assert package["name"] == "shell-agent-lab" and package["jupyterlab"]["outputDir"] == "../shell_agent_lab/labextension"
