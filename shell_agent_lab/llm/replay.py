@@ -32,6 +32,8 @@ __all__ = ["ReplayBackend", "ReplayMissError", "ENV_REPLAY_MODE", "normalize_req
            "request_key", "scrub_secrets"]
 
 ENV_REPLAY_MODE = "SHELL_AGENT_LAB_REPLAY"
+#: "full" (default) or "conversation" (ignore the system prompt and the tool list in keys)
+ENV_REPLAY_MATCH = "SHELL_AGENT_LAB_REPLAY_MATCH"
 Mode = Literal["replay", "record", "record-missing"]
 _MODES = ("replay", "record", "record-missing")
 _VERSION = 1
@@ -103,9 +105,14 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
     def scrub_value(value: Any) -> Any:
         return _scrub_value(value, env)
 
+    env_map = os.environ if env is None else env
+    # "conversation": key on the messages only, so prompt wording and tool-list changes elsewhere
+    # do not invalidate recorded example notebooks (their outputs are still compared by nbval)
+    conversation_only = env_map.get(ENV_REPLAY_MATCH, "full") == "conversation"
     out = []
     for m in messages:
-        entry: dict[str, Any] = {"role": m.role, "content": mask_volatile(scrub_secrets(m.content, env), env)}
+        content = "(system prompt)" if conversation_only and m.role == "system" else m.content
+        entry: dict[str, Any] = {"role": m.role, "content": mask_volatile(scrub_secrets(content, env), env)}
         if m.tool_calls:
             entry["tool_calls"] = [{"id": norm_id(c.id), "name": c.name, "arguments": scrub_value(c.arguments)}
                                    for c in m.tool_calls]
@@ -117,7 +124,8 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
             entry["images"] = [f"{mime}:{hashlib.sha256(data).hexdigest()}" for mime, data in m.images]
         out.append(entry)
     return {"messages": out,
-            "tools": [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]}
+            "tools": [] if conversation_only else
+            [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]}
 
 
 def _scrub_value(value: Any, env: Mapping[str, str] | None) -> Any:

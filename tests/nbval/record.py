@@ -46,6 +46,7 @@ def run_group(names: list[str], *, mode: str, source: str | None, timeout: int) 
     data = tempfile.mkdtemp(prefix="sal-record-")
     for name in names:
         env = {"SHELL_AGENT_LAB_DATA_DIR": data, "SHELL_AGENT_LAB_REPLAY": mode,
+               "SHELL_AGENT_LAB_REPLAY_MATCH": "conversation",
                "SHELL_AGENT_LAB_CASSETTE": str(NOTEBOOKS / "cassettes" / f"{name}.json")}
         if source:
             env["SHELL_AGENT_LAB_CASSETTE_SOURCE"] = source
@@ -66,13 +67,15 @@ def run_group(names: list[str], *, mode: str, source: str | None, timeout: int) 
 
 
 def rekey(path: Path) -> int:
-    """Recompute a cassette's request keys with the current normaliser (after it changed)."""
+    """Recompute a cassette's request keys with the current normaliser, matching on the
+    conversation only (as the notebooks replay)."""
     from shell_agent_lab.llm.replay import mask_volatile, request_key
 
     data = json.loads(path.read_text(encoding="utf-8"))
     for item in data["interactions"]:
         for m in item["request"]["messages"]:
-            m["content"] = mask_volatile(m["content"], {})
+            m["content"] = "(system prompt)" if m["role"] == "system" else mask_volatile(m["content"], {})
+        item["request"]["tools"] = []
         item["key"] = request_key(item["request"])
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return len(data["interactions"])

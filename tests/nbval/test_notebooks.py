@@ -28,6 +28,7 @@ pytestmark = [pytest.mark.kernel, pytest.mark.slow, pytest.mark.timeout(600)]
 def _nbval(name: str, data_dir: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JPY_", "SHELL_AGENT_LAB_"))}
     env.update({"SHELL_AGENT_LAB_DATA_DIR": str(data_dir), "SHELL_AGENT_LAB_REPLAY": "replay",
+                "SHELL_AGENT_LAB_REPLAY_MATCH": "conversation",
                 "SHELL_AGENT_LAB_CASSETTE": str(NB_DIR / "cassettes" / f"{name}.json")})
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval",
            "--nbval-sanitize-with", str(SANITIZE), "--nbval-cell-timeout", "300",

@@ -32,3 +32,16 @@ def test_machine_paths_are_masked():
 def test_different_questions_and_data_dates_keep_different_keys():
     assert _key("Which region?") != _key("Which product?")
     assert _key("revenue on 2024-03-01") != _key("revenue on 2024-04-01")
+
+
+def test_conversation_matching_ignores_the_system_prompt_and_tools():
+    from shell_agent_lab.llm.types import ToolSpec
+
+    def key(system, tools, env):
+        msgs = [Message("system", system), Message("user", "Which region?")]
+        return request_key(normalize_request(msgs, tools, env))
+
+    t = [ToolSpec("query_sql", "run SQL", {"type": "object"})]
+    conv = {"SHELL_AGENT_LAB_REPLAY_MATCH": "conversation"}
+    assert key("prompt v1", [], conv) == key("prompt v2", t, conv)
+    assert key("prompt v1", [], {}) != key("prompt v2", t, {})         # the default stays strict
