@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import text_of
+from kernelhelpers import text_of
 
 pytestmark = [pytest.mark.kernel, pytest.mark.timeout(180)]
 

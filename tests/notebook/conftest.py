@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
-from IPython.utils.capture import capture_output
 
 from shell_agent_lab.llm.scripted import ScriptedBackend
 from shell_agent_lab.notebook import runtime as runtime_mod
@@ -40,10 +39,3 @@ def shell(backend, tmp_path, monkeypatch):
     for c in list(ip.configurables):
         if type(c).__name__ == "ShellAgent":
             ip.configurables.remove(c)
-
-
-def run(ip, code: str):
-    """Run a cell; return (result, captured) with display outputs."""
-    with capture_output() as cap:
-        result = ip.run_cell(code, store_history=True)
-    return result, cap

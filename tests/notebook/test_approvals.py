@@ -5,7 +5,7 @@ import threading
 
 import pandas as pd
 import pytest
-from conftest import run
+from nbhelpers import run
 
 from shell_agent_lab.llm.scripted import call, reply
 from shell_agent_lab.notebook.approval import parse_answer

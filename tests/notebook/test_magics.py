@@ -1,7 +1,7 @@
 """%agent in a real InteractiveShell: the `?` handling, the returned Reply, commands, errors."""
 from __future__ import annotations
 
-from conftest import run
+from nbhelpers import run
 from IPython.utils.capture import capture_output
 
 from shell_agent_lab.agent import Reply
