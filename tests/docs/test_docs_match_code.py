@@ -178,3 +178,14 @@ def test_tool_page_examples_define_working_tools(tmp_path):
     code, output, timed_out = run_script(script, {"path": "notes.txt"}, timeout=10, work_dir=work)
     assert (code, timed_out) == (0, False)
     assert output.split()[0] == "3"
+
+
+def test_notebooks_named_in_the_docs_exist():
+    from docs_pages import ROOT
+
+    named = set()
+    for page in DOCS.glob("*.md"):
+        named |= set(re.findall(r"`([\w-]+\.ipynb)`", page.read_text("utf-8")))
+    assert named, "the quickstart lists the example notebooks"
+    missing = sorted(n for n in named if not (ROOT / "notebooks" / n).is_file())
+    assert not missing, f"docs name notebooks that are not in notebooks/: {missing}"
