@@ -156,6 +156,11 @@ def test_every_quickstart_command_runs(shell, endpoint, tmp_path, _isolated_data
     assert "EU had an anomalous week 12" in answer
     assert any(m.role == "tool" for r in shell.backend_under_test.requests for m in r.messages)
     assert "model backend: openai" in outputs["shell-agent-lab doctor"]
+    from shell_agent_lab.notebook.runtime import get_agent
+
+    facts = [e.fact for e in get_agent().store.global_memory.list()]
+    assert any("fiscal year starts in April" in f for f in facts), facts
+    assert "fiscal year starts in April" in outputs["shell-agent-lab memory list"]
     listed = outputs["shell-agent-lab sessions list"]
     assert listed.strip(), "the notebook's session should be listed"
     exported = list(Path.cwd().glob("*.shellagent"))
