@@ -7,7 +7,7 @@ import pytest
 from shell_agent_lab.bundle import InvalidBundleError, Limits, export_session, import_session
 
 import bundle_corpus as corpus
-from conftest import listing, populate, row_counts
+from bundle_fixtures import listing, populate, row_counts
 
 LIMITS = Limits(max_entries=30, max_entry_bytes=8 << 20, max_total_bytes=16 << 20,
                 max_json_bytes=1 << 20, ratio_floor_bytes=1 << 20, max_ratio=200)

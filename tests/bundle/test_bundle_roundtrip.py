@@ -12,7 +12,7 @@ from shell_agent_lab.bundle import (
     BundleExportError, default_filename, export_active_session, export_session, import_session,
 )
 
-from conftest import populate
+from bundle_fixtures import populate
 
 
 def _rewrite(text, mapping):

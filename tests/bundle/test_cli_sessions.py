@@ -9,7 +9,7 @@ from shell_agent_lab.store import Store
 
 import bundle_corpus as corpus
 from cli_harness import run
-from conftest import listing, populate, row_counts
+from bundle_fixtures import listing, populate, row_counts
 
 
 @pytest.fixture
