@@ -87,8 +87,8 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
                  "and refunds."),
         ("md", "Ask for a finding directly, too (this one asks first by default):"),
         ("code", "%config ShellAgent.approval_overrides = {\"promote_finding\": False}\n"
-                 "%agent Call promote_finding with content 'Order 1080 has an unusually large amount of 4999.0' "
-                 "and tags ['high']."),
+                 "%agent Call the promote_finding tool with content: Order 1080 has an unusually large amount "
+                 "of 4999.0"),
         ("code", "%agent /findings"),
     ],
     "export_import": [
