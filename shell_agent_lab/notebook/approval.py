@@ -56,6 +56,7 @@ class NotebookApprover:
         self._lock = threading.Lock()
         self._view: Any = None
         self._frontend: Frontend | None = None
+        self._widgets: dict[str, Any] = {}
 
     def attach(self, view: Any, frontend: Frontend) -> None:
         """A cell starts waiting on a turn: route prompts to it."""
@@ -85,7 +86,17 @@ class NotebookApprover:
         from IPython.display import display
 
         widget = self._make_widget(request, on_answer=lambda ok, fb: self._resolve(request.id, ok, fb))
+        with self._lock:
+            self._widgets[request.id] = widget
         display(widget)
+
+    def on_resolved(self, event: Any) -> None:
+        """Event-bus listener: a request answered elsewhere (the side panel) greys out its widget."""
+        data = getattr(event, "data", {}) or {}
+        with self._lock:
+            widget = self._widgets.pop(str(data.get("request_id")), None)
+        if widget is not None and getattr(widget, "answered", None) is None:
+            widget.mark(bool(data.get("approved")), str(data.get("feedback") or ""))
 
     def _ask_input(self, request: Any) -> None:
         print(f"Approval needed: {request.tool_name} ({request.category})")

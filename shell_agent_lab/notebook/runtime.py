@@ -74,6 +74,7 @@ class Runtime:
                 path = self.notebook_path
                 agent = self._build(shell=self.shell, base=base_dir(path), approver=self.approver)
                 self._agent = agent
+                agent.events.subscribe(self.approver.on_resolved, ["approval_resolved"])
                 self._open_for_notebook()
             return self._agent
 

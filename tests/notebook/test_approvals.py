@@ -110,3 +110,24 @@ def test_widget_answer_from_another_thread_resolves_the_waiting_cell(shell, back
 ])
 def test_parse_answer(text, expected):
     assert parse_answer(text) == expected
+
+
+def test_an_answer_from_the_side_panel_marks_the_widget(shell, backend, sales, monkeypatch):
+    monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "widgets")
+    rt = get_runtime()
+    approver = rt.approver
+    make = approver._make_widget
+    shown = []
+
+    def make_and_answer_elsewhere(request, on_answer):
+        widget = make(request, on_answer)
+        shown.append(widget)
+        # the panel answers through the runtime, not through this widget
+        threading.Timer(0.2, rt.resolve_approval, args=(request.id, False, "not now")).start()
+        return widget
+
+    approver._make_widget = make_and_answer_elsewhere
+    backend.enqueue(call("query_sql", {"sql": SQL}), reply("Fine."))
+    run(shell, "%agent totals?")[0].raise_error()
+    assert shown[0].approve.disabled and "rejected: not now" in shown[0].result.value
+    assert "Feedback: not now" in _tool_result(backend)
