@@ -19,7 +19,9 @@ def notebook_path(user_ns: Mapping[str, Any] | None, environ: Mapping[str, str])
     namespace as ``__session__``. Anything that is not an absolute ``.ipynb`` path (a console's
     session name, an empty string) is not a notebook.
     """
-    for value in ((user_ns or {}).get("__session__"), environ.get("JPY_SESSION_NAME")):
+    ns = user_ns or {}
+    # VS Code's notebook kernel names the file in __vsc_ipynb_file__
+    for value in (ns.get("__session__"), environ.get("JPY_SESSION_NAME"), ns.get("__vsc_ipynb_file__")):
         if isinstance(value, str) and value.strip():
             path = value.strip()
             if os.path.isabs(path) and path.endswith(".ipynb"):

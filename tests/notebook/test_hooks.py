@@ -60,6 +60,7 @@ def test_notebook_path_from_namespace_or_server_env():
     assert notebook_path({}, {"JPY_SESSION_NAME": "/w/sub/../b.ipynb"}) == "/w/b.ipynb"
     assert notebook_path({"__session__": "console-1"}, {}) is None          # a console, not a notebook
     assert notebook_path({"__session__": "rel.ipynb"}, {}) is None
+    assert notebook_path({"__vsc_ipynb_file__": "/w/c.ipynb"}, {}) == "/w/c.ipynb"
     assert str(base_dir("/w/sub/a.ipynb")) == "/w/sub"
 
 
