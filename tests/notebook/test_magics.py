@@ -248,3 +248,22 @@ def test_remember_adds_to_global_memory_but_not_from_a_private_session(shell):
     res, _ = run(shell, "%agent /remember Salaries in thousands")
     assert "private session" in str(res.error_in_exec)
     assert len(agent.store.global_memory.list()) == 1
+
+
+def test_live_frontend_updates_the_tool_line_and_the_text_in_place(shell, backend, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "widgets")
+    shell.user_ns["sales"] = pd.DataFrame({"region": ["EU", "US"], "amount": [3, 2]})
+    shell.run_line_magic("config", 'ShellAgent.approval_overrides = {"query_sql": False}')
+    backend.enqueue(call("query_sql", {"sql": "SELECT count(*) AS n FROM sales"}), reply("Two rows."))
+    res, cap = run(shell, "%agent how many rows?")
+    res.raise_error()
+    tool = [o for o in cap.outputs if str(o.data.get("text/plain", "")).startswith(("⏳", "✓"))]
+    assert tool[0].data["text/plain"].startswith("⏳ query_sql — running") and not tool[0].update
+    assert tool[-1].data["text/plain"].startswith("✓ query_sql — done") and tool[-1].update
+    assert tool[0].transient["display_id"] == tool[-1].transient["display_id"]      # the same line
+    texts = [o for o in cap.outputs if o.data.get("text/markdown", "").startswith("Two rows.")]
+    assert len(texts) == 2 and texts[-1].update                                    # streamed, then final
+    assert texts[0].transient["display_id"] == texts[-1].transient["display_id"]
+    assert any(type(o.data.get("application/vnd.jupyter.widget-view+json")) is dict for o in cap.outputs)  # SQL button
