@@ -47,8 +47,12 @@ def rewrite_agent_lines(lines: list[str], *, awaitable: bool = False) -> list[st
                 f"{m.group('body')!r})\n"]
     out: list[str] = []
     continued = False
+    quotes = {'"""': 0, "'''": 0}
     for line in lines:
-        m = None if continued else _LINE.match(line)
+        in_string = any(n % 2 for n in quotes.values())     # inside a triple-quoted string
+        for q in quotes:
+            quotes[q] += line.count(q)
+        m = None if continued or in_string else _LINE.match(line)
         body = line.rstrip("\r\n")
         continued = body.endswith("\\")
         if m is None or body.endswith("\\"):

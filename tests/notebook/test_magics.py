@@ -75,6 +75,8 @@ def test_the_transformer_leaves_other_code_alone():
     lines = ["x = 1\n", "%agentx foo?\n", "print('%agent')\n"]
     assert rewrite_agent_lines(lines) == lines
     assert rewrite_agent_lines(["%%agent\n", "%agent a?\n"]) == ["%%agent\n", "%agent a?\n"]
+    text = ['doc = """\n', '%agent inside a string?\n', '"""\n']
+    assert rewrite_agent_lines(text) == text
 
 
 def test_usage_errors_are_one_line_and_ask_nothing(shell, backend):
