@@ -116,3 +116,16 @@ def test_make_run_kernels_load_the_extension_without_load_ext(tmp_path, monkeypa
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+def test_console_frontend_answers_through_input_while_the_cell_awaits(start_kernel):
+    k = start_kernel(script=[QUERY, "EU leads."])                 # no notebook: a console-like frontend
+    k.run(SALES)
+    msg_id = k.send("r = %agent totals by region?", allow_stdin=True)
+    request = k.kc.get_stdin_msg(timeout=60)
+    assert request["msg_type"] == "input_request" and "Approve?" in request["content"]["prompt"]
+    k.kc.input("y")
+    res = k.collect(msg_id, timeout=60)
+    assert res["reply"]["status"] == "ok", res
+    assert "Approval needed: query_sql" in text_of(res["outputs"])
+    assert k.value("r.text") == "EU leads."
