@@ -47,7 +47,7 @@ def _write(path: Path, text: str) -> None:
     path.write_text(text)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def lab_server(tmp_path_factory):
     if not (BUILT / "package.json").exists():
         pytest.fail("the side panel is not built: run `make setup` (or `cd labextension && jlpm build`)")
@@ -102,7 +102,7 @@ def lab_server(tmp_path_factory):
     log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: apt-get install chromium (or `make system-deps`)")
