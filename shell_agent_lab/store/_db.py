@@ -13,6 +13,7 @@ from .errors import StoreCorruptError, StoreError
 
 DB_NAME = "shell_agent_lab.sqlite3"
 BUSY_TIMEOUT_S = 30.0
+CLOSE_WAIT_S = 10.0
 
 
 def _corrupt(path: Path, exc: BaseException) -> StoreCorruptError:
@@ -56,6 +57,10 @@ class Database:
         self._lock = threading.Lock()
         self._connections: list[sqlite3.Connection] = []
         self._closed = False
+        # transactions in flight on any thread; close() waits for them, because closing a
+        # connection another thread is using can crash the interpreter
+        self._active = 0
+        self._idle = threading.Condition(self._lock)
         self.rollback_hooks: list = []
         self._write_lock = threading.Lock()  # called after any write transaction rolls back
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
@@ -110,7 +115,33 @@ class Database:
         return conn
 
     @contextmanager
+    def _in_use(self) -> Iterator[None]:
+        with self._lock:
+            if self._closed:
+                raise StoreError("the store is closed; open it again with Store.open()")
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active -= 1
+                if self._active == 0:
+                    self._idle.notify_all()
+
+    @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
+        """A ``BEGIN IMMEDIATE`` transaction (see :meth:`_write`)."""
+        with self._in_use(), self._write() as conn:
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A read transaction: one consistent snapshot for several statements."""
+        with self._in_use(), self._read() as conn:
+            yield conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
         """A ``BEGIN IMMEDIATE`` transaction: committed on success, rolled back on error.
 
         A ``write`` opened while this thread already holds one joins it: the outermost block
@@ -156,8 +187,7 @@ class Database:
             self._write_lock.release()
 
     @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """A read transaction: one consistent snapshot for several statements."""
+    def _read(self) -> Iterator[sqlite3.Connection]:
         conn = self.connection()
         with translate_errors(self.path):
             if conn.in_transaction:  # nested inside a write on this thread
@@ -173,7 +203,13 @@ class Database:
     def close(self) -> None:
         with self._lock:
             self._closed = True
+            drained = self._idle.wait_for(lambda: self._active == 0, timeout=CLOSE_WAIT_S)
             conns, self._connections = self._connections, []
+        if not drained:
+            # a transaction is still running on another thread: leave its connection to the
+            # garbage collector rather than pull it out from under that thread
+            mine = getattr(self._local, "conn", None)
+            conns = [mine] if mine is not None else []
         for conn in conns:
             try:
                 conn.close()
