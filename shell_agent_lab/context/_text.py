@@ -1,40 +1,14 @@
 """Small text utilities shared by the builder, extraction and lifecycle (pure functions)."""
 from __future__ import annotations
 
-import re
-import unicodedata
 from datetime import datetime, timezone
 from functools import lru_cache
+
+from ..store.similarity import token_set  # one tokenizer for memory, anchors and touches
 
 __all__ = ["token_set", "jaccard", "utc_stamp", "time_prefix", "time_marker", "clock_hhmm"]
 
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def _is_word_char(ch: str) -> bool:
-    cat = unicodedata.category(ch)
-    return cat[0] in "LNM"
-
-
-def token_set(text: str) -> frozenset[str]:
-    """Lowercased maximal runs of letters, digits and marks (a CJK run is one token)."""
-    if not text:
-        return frozenset()
-    lowered = text.lower()
-    if lowered.isascii():
-        return frozenset(_WORD.findall(lowered))
-    tokens: set[str] = set()
-    current: list[str] = []
-    for ch in lowered:
-        if _is_word_char(ch):
-            current.append(ch)
-        elif current:
-            tokens.add("".join(current))
-            current = []
-    if current:
-        tokens.add("".join(current))
-    return frozenset(tokens)
 
 
 def jaccard(a: frozenset[str] | set[str], b: frozenset[str] | set[str]) -> float:

@@ -166,21 +166,14 @@ class Database:
                 self._local.depth = 1
                 try:
                     yield conn
+                    conn.execute("COMMIT")
                 except BaseException:
+                    # the block or the COMMIT failed: undo, and let caches drop what they saw
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     for hook in self.rollback_hooks:
                         hook()
                     raise
-                else:
-                    try:
-                        conn.execute("COMMIT")
-                    except BaseException:
-                        if conn.in_transaction:
-                            conn.execute("ROLLBACK")
-                        for hook in self.rollback_hooks:
-                            hook()
-                        raise
                 finally:
                     self._local.depth = 0
         finally:
