@@ -274,6 +274,8 @@ class _Turn:
         self.reply.tables.extend(data.get("tables") or ())
         self.reply.charts.extend(data.get("charts") or ())
         self.reply.sql.extend(data.get("sql") or ())
+        if data.get("insert_cell"):
+            self.reply.cells.append(str(data["insert_cell"]))
         if data.get("data_changed"):
             self._data_changed = True
 

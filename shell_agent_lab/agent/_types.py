@@ -42,6 +42,8 @@ class Reply:
     tables: list[Any] = field(default_factory=list)
     charts: list[dict[str, Any]] = field(default_factory=list)
     sql: list[str] = field(default_factory=list)
+    #: code the user chose to receive as new cells instead of running it (run_python)
+    cells: list[str] = field(default_factory=list)
     new_findings: list[Any] = field(default_factory=list)
     memory_changes: list[dict[str, Any]] = field(default_factory=list)
     tool_activity: list[ToolActivity] = field(default_factory=list)

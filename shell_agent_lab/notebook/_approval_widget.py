@@ -16,11 +16,11 @@ _TITLES = {"sql_preview": "SQL to run", "analysis_plan": "Analysis plan", "code"
 class ApprovalWidget(W.VBox):
     """Tool name, arguments (SQL preview / analysis plan), Approve / Reject with feedback.
 
-    ``on_answer(approved, feedback)`` is called once, on whatever thread the click arrives
+    ``on_answer(approved, feedback, action)`` is called once, on whatever thread the click arrives
     (a subshell thread in JupyterLab 4.6 while the cell still runs).
     """
 
-    def __init__(self, request: Any, on_answer: Callable[[bool, str], Any]) -> None:
+    def __init__(self, request: Any, on_answer: Callable[..., Any]) -> None:
         self.request = request
         self._on_answer = on_answer
         self._lock = threading.Lock()
@@ -37,23 +37,41 @@ class ApprovalWidget(W.VBox):
         self.result = W.HTML("")
         self.approve.on_click(lambda _b: self.answer(True))
         self.reject.on_click(lambda _b: self.answer(False))
-        self.buttons = W.HBox([self.approve, self.reject, self.feedback])
+        buttons = [self.approve, self.reject, self.feedback]
+        self.insert = None
+        if request.dialog == "code":
+            # code may instead become a new cell the user reads and runs themselves
+            self.insert = W.Button(description="Insert as cell", icon="plus",
+                                   tooltip="Do not run it now; put it in a new cell below")
+            self.insert.on_click(lambda _b: self.answer(True, action="insert_cell"))
+            buttons.insert(1, self.insert)
+        self.buttons = W.HBox(buttons)
         super().__init__([self.header, self.preview, self.buttons, self.result])
 
-    def answer(self, approved: bool) -> None:
+    def answer(self, approved: bool, action: str | None = None) -> None:
         with self._lock:
             if self.answered is not None:
                 return
             self.answered = approved
         feedback = "" if approved else self.feedback.value.strip()
-        self.approve.disabled = self.reject.disabled = self.feedback.disabled = True
-        self._on_answer(approved, feedback)
+        self._disable()
+        if action is None:
+            self._on_answer(approved, feedback)
+        else:
+            self._on_answer(approved, feedback, action)
         self.mark(approved, feedback)
+        if action == "insert_cell":
+            self.result.value = "<b>↓ inserted as a new cell (not run)</b>"
+
+    def _disable(self) -> None:
+        self.approve.disabled = self.reject.disabled = self.feedback.disabled = True
+        if self.insert is not None:
+            self.insert.disabled = True
 
     def mark(self, approved: bool, feedback: str = "") -> None:
         """Show the outcome (also used when the side panel answered first)."""
         self.answered = approved
-        self.approve.disabled = self.reject.disabled = self.feedback.disabled = True
+        self._disable()
         text = "✓ approved" if approved else "✗ rejected" + (f": {esc(feedback)}" if feedback else "")
         self.result.value = f"<b>{text}</b>"
 

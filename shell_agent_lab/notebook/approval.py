@@ -85,7 +85,8 @@ class NotebookApprover:
     def _show_widget(self, request: Any) -> None:
         from IPython.display import display
 
-        widget = self._make_widget(request, on_answer=lambda ok, fb: self._resolve(request.id, ok, fb))
+        widget = self._make_widget(
+            request, on_answer=lambda ok, fb, action=None: self._resolve(request.id, ok, fb, action))
         with self._lock:
             self._widgets[request.id] = widget
         display(widget)
@@ -101,11 +102,18 @@ class NotebookApprover:
     def _ask_input(self, request: Any) -> None:
         print(f"Approval needed: {request.tool_name} ({request.category})")
         print(request.preview)
+        code = getattr(request, "dialog", None) == "code"
+        prompt = ("Run it? [y/N, i = insert as a new cell instead, or feedback for the model] " if code
+                  else "Approve? [y/N, or feedback for the model] ")
+        action = None
         try:
-            answer = self._input("Approve? [y/N, or feedback for the model] ")
+            answer = self._input(prompt)
         except (EOFError, KeyboardInterrupt, Exception) as exc:  # StdinNotImplementedError included
             log.info("approval prompt failed: %s", exc)
             ok, feedback = False, ""
         else:
-            ok, feedback = parse_answer(answer)
-        self._resolve(request.id, ok, feedback)
+            if code and (answer or "").strip().lower() in ("i", "insert"):
+                ok, feedback, action = True, "", "insert_cell"
+            else:
+                ok, feedback = parse_answer(answer)
+        self._resolve(request.id, ok, feedback, action)

@@ -242,6 +242,9 @@ class _Turn:
 
             sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
         self.view.finish(reply, sql_widget=sql_widget)
+        for code in reply.cells:
+            if not rt.insert_cell(code):
+                rt.shell.set_next_input(code, replace=False)
         return as_notebook_reply(reply, shown=True) if as_value else None
 
 

@@ -127,11 +127,12 @@ class Runtime:
         return agent.open_session(session.id)
 
     # -- approvals and cells -------------------------------------------------------------------
-    def resolve_approval(self, request_id: str, approved: bool, feedback: str = "") -> bool:
+    def resolve_approval(self, request_id: str, approved: bool, feedback: str = "",
+                         action: str | None = None) -> bool:
         agent = self._agent
         if agent is None:
             return False
-        return bool(agent.resolve_approval(request_id, approved, feedback))
+        return bool(agent.resolve_approval(request_id, approved, feedback, action))
 
     def insert_cell(self, code: str) -> bool:
         """Insert ``code`` as the next cell, through a registered frontend hook."""

@@ -131,3 +131,60 @@ def test_an_answer_from_the_side_panel_marks_the_widget(shell, backend, sales, m
     run(shell, "%agent totals?")[0].raise_error()
     assert shown[0].approve.disabled and "rejected: not now" in shown[0].result.value
     assert "Feedback: not now" in _tool_result(backend)
+
+
+CODE = "doubled = sales.amount * 2\ndoubled.sum()"
+
+
+def _assert_inserted_not_run(shell, backend, res):
+    res.raise_error()
+    assert "doubled" not in shell.user_ns                       # nothing ran
+    assert "has not been executed" in _tool_result(backend)
+    assert shell.rl_next_input == CODE                          # the code waits as the next cell
+
+
+def test_code_can_be_inserted_as_a_cell_from_the_widget(shell, backend, sales, monkeypatch):
+    monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "widgets")
+    approver = get_runtime().approver
+    make = approver._make_widget
+    shown = []
+
+    def make_and_insert(request, on_answer):
+        widget = make(request, on_answer)
+        shown.append(widget)
+        threading.Timer(0.2, widget.insert.click).start()
+        return widget
+
+    approver._make_widget = make_and_insert
+    backend.enqueue(call("run_python", {"code": CODE}), reply("It is in a new cell for you."))
+    res, _ = run(shell, "%agent double the amounts")
+    _assert_inserted_not_run(shell, backend, res)
+    assert shown[0].insert is not None and shown[0].approve.disabled
+    assert "inserted as a new cell" in shown[0].result.value
+
+
+def test_code_can_be_inserted_as_a_cell_from_the_input_prompt(shell, backend, sales, monkeypatch):
+    monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "stdin")
+    prompts = []
+    get_runtime().approver._input = lambda prompt: prompts.append(prompt) or "i"
+    backend.enqueue(call("run_python", {"code": CODE}), reply("Inserted."))
+    res, _ = run(shell, "%agent double the amounts")
+    _assert_inserted_not_run(shell, backend, res)
+    assert "i = insert as a new cell" in prompts[0]
+
+
+def test_approved_code_runs_in_the_notebook_namespace(shell, backend, sales, monkeypatch):
+    monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "stdin")
+    get_runtime().approver._input = lambda prompt: "y"
+    backend.enqueue(call("run_python", {"code": CODE}), reply("Doubled: 10."))
+    run(shell, "%agent double the amounts")[0].raise_error()
+    assert list(shell.user_ns["doubled"]) == [6, 4]
+    assert "10" in _tool_result(backend)
+
+
+def test_sql_approvals_offer_no_insert_button(shell):
+    from shell_agent_lab.notebook._approval_widget import ApprovalWidget
+    from shell_agent_lab.tools.approval import ApprovalRequest
+
+    request = ApprovalRequest("r1", "query_sql", {"sql": SQL}, "read", "sql_preview", SQL)
+    assert ApprovalWidget(request, lambda *a: None).insert is None
