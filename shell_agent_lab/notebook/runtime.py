@@ -135,8 +135,12 @@ class Runtime:
         return bool(agent.resolve_approval(request_id, approved, feedback, action))
 
     def insert_cell(self, code: str) -> bool:
-        """Insert ``code`` as the next cell, through a registered frontend hook."""
-        for handler in list(self.insert_cell_handlers):
+        """Insert ``code`` as the next cell, through a registered frontend hook.
+
+        The newest hook is tried first: after the panel reconnects, the previous connection's
+        hook can linger until its close message is processed, and it would swallow the cell.
+        """
+        for handler in reversed(list(self.insert_cell_handlers)):
             try:
                 if handler(code) is not False:
                     return True

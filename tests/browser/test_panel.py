@@ -66,7 +66,7 @@ def test_chat_round_trip_and_a_magic_turn_shows_in_the_panel(page, lab_server):
     page.screenshot(path=str(ARTIFACTS / "panel.png"))      # the working panel (docs/screenshots/panel.png)
     # "Insert SQL as cell" from the kernel lands in this notebook through the panel
     run_and_expect(page, 3, "INSERTED True")
-    expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(5)
+    expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(5, timeout=15000)
     expect(page.locator(".jp-Notebook .jp-Cell").nth(4)).to_contain_text("peak = sales.amount.max()")
 
 

@@ -84,3 +84,17 @@ def test_frontend_detection():
     assert detect_frontend(_Shell(), {}, stdin_is_tty=False) == Frontend("headless")
     assert detect_frontend(_Shell(_Kernel(True), nb), {}, forced="headless").kind == "headless"
     assert Frontend("widgets").live and not Frontend("stdin").live and not Frontend("headless").human
+
+
+def test_insert_cell_prefers_the_newest_frontend_hook(shell):
+    from shell_agent_lab.notebook.runtime import get_runtime
+
+    rt = get_runtime(shell)
+    got: list[str] = []
+    rt.insert_cell_handlers.append(lambda code: got.append("stale") or True)   # a closing connection
+    rt.insert_cell_handlers.append(lambda code: got.append("live") or True)
+    try:
+        assert rt.insert_cell("x = 1") is True
+        assert got == ["live"]
+    finally:
+        rt.insert_cell_handlers.clear()
