@@ -203,6 +203,18 @@ def _parse_sql(argv: list[str]) -> Parsed:
     raise UsageError(f"/sql takes an optional query number (1, 2, …); usage: {usage('sql')}")
 
 
+def _parse_tools(argv: list[str]) -> Parsed:
+    if argv not in ([], ["reload"]):
+        raise UsageError(f"/tools takes nothing or 'reload'; usage: {usage('tools')}")
+    return Command("tools")
+
+
+def _parse_mcp(argv: list[str]) -> Parsed:
+    if not (argv == [] or (len(argv) == 2 and argv[0] == "restart")):
+        raise UsageError(f"/mcp takes nothing or 'restart NAME'; usage: {usage('mcp')}")
+    return Command("mcp")
+
+
 @dataclass(frozen=True)
 class _Spec:
     usage: str
@@ -232,6 +244,9 @@ COMMANDS: dict[str, _Spec] = {
     "reset": _Spec("/reset", "start a new session for this notebook", _no_args("reset")),
     "stop": _Spec("/stop", "stop the running turn", _no_args("stop")),
     "sql": _Spec("/sql [N]", "insert the SQL the last turn ran as the next cell", _parse_sql),
+    "tools": _Spec("/tools [reload]", "list the tools the model may call and which ask first; reload rereads "
+                   "script tools", _parse_tools),
+    "mcp": _Spec("/mcp [restart NAME]", "show MCP servers and their state, or restart one", _parse_mcp),
 }
 
 

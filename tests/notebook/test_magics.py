@@ -269,3 +269,15 @@ def test_live_frontend_updates_the_tool_line_and_the_text_in_place(shell, backen
     assert len(texts) == 2 and texts[-1].update                                    # streamed, then final
     assert texts[0].transient["display_id"] == texts[-1].transient["display_id"]
     assert any(type(o.data.get("application/vnd.jupyter.widget-view+json")) is dict for o in cap.outputs)  # SQL button
+
+
+def test_tools_and_mcp_commands_reach_the_agent(shell, backend):
+    res, cap = run(shell, "%agent /tools")
+    res.raise_error()
+    text = "\n".join(_texts(cap))
+    assert "`run_python` | execute | builtin | yes" in text and "`query_sql`" in text
+    res, cap = run(shell, "%agent /mcp")
+    res.raise_error()
+    assert "No MCP servers are configured" in "\n".join(_texts(cap))
+    res, _ = run(shell, "%agent /mcp stop everything")
+    assert type(res.error_in_exec).__name__ == "UsageError"
