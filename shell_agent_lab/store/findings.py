@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+from datetime import datetime
 from typing import Callable, Iterable
 
 from . import render, similarity
@@ -80,8 +81,12 @@ class Findings:
         return False
 
     def add(self, session_id: str, content: str, *, tags: Iterable[str] = (),
-            source: str = "llm_promoted", tool_originated: bool = False) -> Finding | None:
-        """Store a finding; ``None`` when it duplicates one already recorded."""
+            source: str = "llm_promoted", tool_originated: bool = False,
+            created_at: datetime | None = None) -> Finding | None:
+        """Store a finding; ``None`` when it duplicates one already recorded.
+
+        ``created_at`` keeps an original time (imports); the id is always from today's counter.
+        """
         if not isinstance(content, str):
             raise ValidationError(f"finding content must be text, not {type(content).__name__}")
         content = render.clean_text(content)
@@ -114,8 +119,8 @@ class Findings:
                 "INSERT INTO findings (id, session_id, content, norm, tags, source, tool_originated, "
                 "created_at, created_label) VALUES (?,?,?,?,?,?,?,?,?)",
                 (new_id, session_id, content, similarity.normalize(content),
-                 json.dumps(list(clean_tags)), source, int(tool_originated), to_db(now),
-                 render.created_label(now)),
+                 json.dumps(list(clean_tags)), source, int(tool_originated), to_db(created_at or now),
+                 render.created_label(created_at or now)),
             )
             self._evict(conn, session_id)
             row = conn.execute(

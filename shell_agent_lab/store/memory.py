@@ -436,12 +436,16 @@ class GlobalMemory:
         self._caps = caps
 
     def add(self, fact: str, category: str, *, source: str, native_fact: str = "",
-            tool_originated: bool = False, turn: int = 0) -> AddResult:
-        """Add a fact, or touch the near-duplicate already stored."""
+            tool_originated: bool = False, turn: int = 0,
+            created_at: datetime | None = None) -> AddResult:
+        """Add a fact, or touch the near-duplicate already stored.
+
+        ``created_at`` keeps an original time (imports); otherwise it is now.
+        """
         return self._core.add(
             GLOBAL_SCOPE, None, fact, category, source=source, native_fact=native_fact,
             tool_originated=tool_originated, turn=turn, categories=self.categories,
-            sources=self.sources, cap=self._caps.global_memory,
+            sources=self.sources, cap=self._caps.global_memory, created_at=created_at,
         )
 
     def set(self, fact: str, category: str, *, native_fact: str = "") -> MemoryEntry:
@@ -507,7 +511,8 @@ class SessionMemory:
         self._require_session = require_session
 
     def add(self, session_id: str, fact: str, category: str, *, source: str, native_fact: str = "",
-            tool_originated: bool = False, turn: int = 0, suggested: bool = False) -> AddResult:
+            tool_originated: bool = False, turn: int = 0, suggested: bool = False,
+            created_at: datetime | None = None) -> AddResult:
         """Add a fact/context entry, or — with ``suggested=True`` — a preference/decision the
         Global Memory gate refused, kept here until the user pins it."""
         if category in GLOBAL_CATEGORIES and not suggested:
@@ -524,7 +529,7 @@ class SessionMemory:
             session_scope(session_id), session_id, fact, category, source=source,
             native_fact=native_fact, tool_originated=tool_originated, turn=turn,
             categories=self.categories + GLOBAL_CATEGORIES, sources=self.sources,
-            cap=self._caps.session_memory, suggested=suggested,
+            cap=self._caps.session_memory, suggested=suggested, created_at=created_at,
         )
 
     def set(self, session_id: str, fact: str, category: str, *, native_fact: str = "") -> MemoryEntry:

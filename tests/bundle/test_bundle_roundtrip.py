@@ -67,10 +67,10 @@ def test_round_trip_into_a_fresh_data_dir(store, fresh_store, tmp_path):
     assert last.meta == {"objects": [mapping[src.report_id]], "note": f"object:{mapping[src.image_id]}"}
 
     # memory, findings, summaries
-    key = lambda m: (m.fact, m.category, m.source)  # noqa: E731
+    key = lambda m: (m.fact, m.category, m.source, m.created_at)  # noqa: E731
     assert sorted(map(key, fresh_store.session_memory.list(new.id))) == sorted(
         map(key, store.session_memory.list(src.session_id)))
-    fkey = lambda f: (f.content, tuple(f.tags), f.source)  # noqa: E731
+    fkey = lambda f: (f.content, tuple(f.tags), f.source, f.created_at, f.created_label)  # noqa: E731
     assert sorted(map(fkey, fresh_store.findings.list(new.id))) == sorted(
         map(fkey, store.findings.list(src.session_id)))
     summary = fresh_store.get_summary(new.id, "far:abc")
