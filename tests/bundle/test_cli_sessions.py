@@ -8,7 +8,7 @@ import pytest
 from shell_agent_lab.store import Store
 
 import bundle_corpus as corpus
-from cli_harness import run
+from tests.support.cli_harness import run
 from bundle_fixtures import listing, populate, row_counts
 
 

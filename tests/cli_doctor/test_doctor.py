@@ -13,7 +13,7 @@ from shell_agent_lab.cli import _backend_plan, _doctor_checks as checks
 from shell_agent_lab.config import ShellAgent
 from shell_agent_lab.store import Store
 
-from cli_harness_doctor import run
+from tests.support.cli_harness import run
 
 
 class _Models(BaseHTTPRequestHandler):

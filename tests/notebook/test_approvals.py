@@ -82,7 +82,9 @@ def test_console_frontend_asks_through_input_on_the_cells_thread(shell, backend,
     assert "Feedback: use the 2023 table" in _tool_result(backend)
 
 
-def test_widget_answer_from_another_thread_resolves_the_waiting_cell(shell, backend, sales, monkeypatch):
+def _click_when_shown(monkeypatch, button: str) -> list:
+    """Show approvals as widgets and click ``button`` from another thread, as a comm on a
+    subshell would while the cell still waits; returns the widgets shown."""
     monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "widgets")
     approver = get_runtime().approver
     make = approver._make_widget
@@ -91,11 +93,15 @@ def test_widget_answer_from_another_thread_resolves_the_waiting_cell(shell, back
     def make_and_click(request, on_answer):
         widget = make(request, on_answer)
         shown.append(widget)
-        # the click arrives on another thread while the cell still waits (a comm on a subshell)
-        threading.Timer(0.2, widget.approve.click).start()
+        threading.Timer(0.2, getattr(widget, button).click).start()
         return widget
 
     approver._make_widget = make_and_click
+    return shown
+
+
+def test_widget_answer_from_another_thread_resolves_the_waiting_cell(shell, backend, sales, monkeypatch):
+    shown = _click_when_shown(monkeypatch, "approve")
     backend.enqueue(call("query_sql", {"sql": SQL}), reply("EU leads with 3."))
     res, cap = run(shell, "r = %agent totals?")
     res.raise_error()
@@ -144,18 +150,7 @@ def _assert_inserted_not_run(shell, backend, res):
 
 
 def test_code_can_be_inserted_as_a_cell_from_the_widget(shell, backend, sales, monkeypatch):
-    monkeypatch.setenv("SHELL_AGENT_LAB_FRONTEND", "widgets")
-    approver = get_runtime().approver
-    make = approver._make_widget
-    shown = []
-
-    def make_and_insert(request, on_answer):
-        widget = make(request, on_answer)
-        shown.append(widget)
-        threading.Timer(0.2, widget.insert.click).start()
-        return widget
-
-    approver._make_widget = make_and_insert
+    shown = _click_when_shown(monkeypatch, "insert")
     backend.enqueue(call("run_python", {"code": CODE}), reply("It is in a new cell for you."))
     res, _ = run(shell, "%agent double the amounts")
     _assert_inserted_not_run(shell, backend, res)
