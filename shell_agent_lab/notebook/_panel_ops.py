@@ -339,13 +339,34 @@ def _settings_set(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 # integration points with layers written alongside (each one small function)
 
 
+def _wait_ready(agent: Any, what: str, timeout: float = 30.0) -> None:
+    """Wait (bounded) for background work, never for a turn.
+
+    Comm handlers run one at a time on one thread: waiting there for a turn that waits for an
+    approval (or a Stop) sent over the same comm would never end. A running turn is refused
+    at once; extraction, which asks nobody anything, is waited for up to ``timeout``.
+    """
+    from ..agent import AgentBusyError
+
+    def state() -> str:
+        return getattr(getattr(agent, "state", None), "name", "READY")
+
+    busy = AgentBusyError(f"cannot {what} while the assistant is answering; wait for the reply "
+                          "or press Stop, then try again")
+    if state() == "BUSY":
+        raise busy
+    wait_idle = getattr(agent, "wait_idle", None)
+    if (wait_idle is not None and not wait_idle(timeout=timeout)) or state() != "READY":
+        raise busy
+
+
 def _bundle_export(agent: Any, store: Any, session: Any) -> tuple[bytes, str]:
     """One ``.shellagent`` file for ``session`` (the open one is exported with its engine closed)."""
     from ..bundle import export_active_session, export_session
 
     with tempfile.TemporaryDirectory(prefix="sal-export-") as tmp:
         if session.id == agent.session.id:
-            agent.wait_idle()
+            _wait_ready(agent, "export the open session")
             engine = agent.engine()
             result = export_active_session(
                 store, session.id, Path(tmp),
@@ -444,6 +465,8 @@ def _apply_settings(agent: Any, args: dict[str, Any]) -> None:
                 gate.overrides = settings.approval_overrides
         if "auto_extraction" in args:
             settings.auto_extract = bool(args["auto_extraction"])
+        if args.get("profile") is not None or args.get("model") is not None:
+            _wait_ready(agent, "change the profile or model")
         if args.get("profile") is not None:
             agent.set_profile(args["profile"])
         if args.get("model") is not None:
