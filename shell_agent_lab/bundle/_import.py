@@ -148,7 +148,7 @@ def _write(store: Any, contents: Contents, staging: Path, created: dict[str, Any
             session.id, rec["role"], _refs.rewrite_text(rec["content"], mapping),
             tool_name=rec.get("tool_name"), tool_call_id=rec.get("tool_call_id"),
             tool_calls=_refs.rewrite_json(rec.get("tool_calls"), mapping),
-            status=rec.get("status"), meta=_refs.rewrite_json(rec.get("meta"), mapping),
+            status=rec.get("status"), meta=_imported_meta(_refs.rewrite_json(rec.get("meta"), mapping)),
             **record_time(rec))
     memory = 0
     memory_time = _time_keeper(store.session_memory.add)
@@ -241,3 +241,11 @@ def import_session(store: Any, bundle: Path | str, *, limits: Limits | None = No
             shutil.rmtree(staging, ignore_errors=True)
     return ImportResult(**{**result.__dict__, "tables": tables,
                            "work_files": len(contents.scanned.work_files)})
+
+
+def _imported_meta(meta: Any) -> dict[str, Any]:
+    """Mark a record as coming from a bundle: its "user" text was not typed by this user, so
+    the Global-Memory gate never takes it as the user's own words."""
+    out = dict(meta) if isinstance(meta, dict) else ({"original_meta": meta} if meta is not None else {})
+    out["imported"] = True
+    return out

@@ -402,10 +402,10 @@ class Extractor:
         The turn token alone proves nothing (the model may have copied a forged line out of
         data); the user's own text must contain the fact. The named turn is tried first.
         """
-        users = [r for r in window.records if r.role == "user"]
+        users = [r for r in window.records if _authored_here(r)]
         if parsed.turn is not None and 0 < parsed.turn <= len(window.records):
             named = window.records[parsed.turn - 1]
-            if named.role == "user":
+            if named in users:
                 users.remove(named)
                 users.insert(0, named)
         for record in users:
@@ -465,3 +465,9 @@ def _add_suggestion(store: Any, session_id: str, parsed: ParsedLine, tool: bool,
                           suggested=True)
     return memory.add(session_id, parsed.fact, "context", source="assistant_turn",
                       native_fact=parsed.native, tool_originated=tool, turn=turn)
+
+
+def _authored_here(record: Any) -> bool:
+    """A user record typed in this installation (records imported from a bundle are not)."""
+    meta = getattr(record, "meta", None)
+    return record.role == "user" and not (isinstance(meta, dict) and meta.get("imported"))

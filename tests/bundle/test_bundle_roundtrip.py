@@ -64,7 +64,8 @@ def test_round_trip_into_a_fresh_data_dir(store, fresh_store, tmp_path):
     assert f"object:{mapping[src.report_id]}" in last.content
     assert f"object:{mapping[src.image_id]}" in last.content
     assert src.report_id not in last.content and src.image_id not in last.content
-    assert last.meta == {"objects": [mapping[src.report_id]], "note": f"object:{mapping[src.image_id]}"}
+    assert last.meta == {"objects": [mapping[src.report_id]], "note": f"object:{mapping[src.image_id]}",
+                         "imported": True}   # the gate never takes imported text as the user's own
 
     # memory, findings, summaries
     key = lambda m: (m.fact, m.category, m.source, m.created_at)  # noqa: E731
