@@ -77,19 +77,16 @@ def _function_denied(name: str, extra: frozenset[str] = frozenset()) -> bool:
     return lowered in DENIED_FUNCTIONS or lowered in extra or lowered.startswith(_DENIED_PREFIXES)
 
 
-def _collect_ctes(node: Any, into: set[str]) -> None:
-    if isinstance(node, dict):
-        cte_map = node.get("cte_map")
-        if isinstance(cte_map, dict):
-            for entry in cte_map.get("map") or []:
-                key = entry.get("key") if isinstance(entry, dict) else None
-                if isinstance(key, str):
-                    into.add(key.lower())
-        for value in node.values():
-            _collect_ctes(value, into)
-    elif isinstance(node, list):
-        for value in node:
-            _collect_ctes(value, into)
+def _cte_names(node: dict[str, Any]) -> set[str]:
+    """Names defined by this query node's WITH clause (in scope only inside this node)."""
+    cte_map = node.get("cte_map")
+    names: set[str] = set()
+    if isinstance(cte_map, dict):
+        for entry in cte_map.get("map") or []:
+            key = entry.get("key") if isinstance(entry, dict) else None
+            if isinstance(key, str):
+                names.add(key.lower())
+    return names
 
 
 def _is_table_ref(node: dict[str, Any]) -> bool:
@@ -120,6 +117,9 @@ def _walk(node: Any, allowed: set[str], seen: list[str], denied: frozenset[str])
         return
     if not isinstance(node, dict):
         return
+    ctes = _cte_names(node)
+    if ctes:   # a WITH name is visible in its own query only, never in an enclosing one
+        allowed = allowed | ctes
     cls = node.get("class")
     kind = node.get("type")
     if cls == "FUNCTION":
@@ -172,10 +172,8 @@ def check_tree(tree: dict[str, Any], known_tables: Collection[str],
     foreign database file could define). Raises :class:`SQLRejectedError` with a one-line reason.
     """
     allowed = {name.lower() for name in known_tables}
-    ctes: set[str] = set()
-    _collect_ctes(tree, ctes)
     seen: list[str] = []
-    _walk(tree, allowed | ctes, seen, frozenset(n.lower() for n in denied_functions))
+    _walk(tree, allowed, seen, frozenset(n.lower() for n in denied_functions))
     return tuple(dict.fromkeys(seen))
 
 

@@ -103,6 +103,13 @@ ESCAPES = [
     "SELECT 'a;b' AS x; DELETE FROM sales",
     "SELECT 1 -- comment\n; DROP TABLE sales",
     "SELECT 1;;ATTACH '{dir}/other.db'",
+    # a WITH name defined in a subquery does not cover the same name outside it
+    "SELECT name, setting FROM (WITH pg_settings AS (SELECT 1) SELECT 1) a, pg_settings",
+    "SELECT * FROM (WITH duckdb_databases AS (SELECT 1) SELECT 1) a, duckdb_databases",
+    "SELECT * FROM (WITH sqlite_master AS (SELECT 1) SELECT 1) a, sqlite_master",
+    'SELECT * FROM (WITH "{secret}" AS (SELECT 1) SELECT 1) a, \'{secret}\'',
+    "SELECT * FROM sales WHERE region IN (WITH duckdb_tables AS (SELECT 1) SELECT 1) "
+    "OR region IN (SELECT table_name FROM duckdb_tables)",
     # not SQL at all
     "",
     "   ",
@@ -132,6 +139,10 @@ LEGIT = [
     ("select count(*) from sales;", 1),
     ("-- a leading comment\nSELECT 'read_csv(''/etc/passwd'')' AS looks_like_an_escape", 1),
     ("FROM sales SELECT region LIMIT 1", 1),
+    ("SELECT * FROM (WITH t AS (SELECT DISTINCT region FROM sales) SELECT * FROM t) x ORDER BY 1", 4),
+    ("WITH a AS (SELECT region, amount FROM sales), b AS (SELECT region, sum(amount) AS s FROM a GROUP BY 1) "
+     "SELECT * FROM b WHERE region IN (SELECT region FROM a)", 4),
+    ("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5) SELECT sum(i) FROM n", 1),
     ("SUMMARIZE sales", 4),
     ("DESCRIBE sales", 4),
     ("SELECT COLUMNS('amo.*') FROM sales LIMIT 2", 2),
