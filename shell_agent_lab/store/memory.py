@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from datetime import datetime
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from . import lifecycle, render, similarity
 from ._db import Database
@@ -309,28 +309,18 @@ class _MemoryCore:
             return self.get(conn, scope, entry_id)  # type: ignore[return-value]
 
     def delete_many(self, scope: str, ids: Iterable[int]) -> int:
-        ids = [int(i) for i in ids or ()]
-        if not ids:
-            return 0
-        with self._db.write() as conn:
-            deleted = 0
-            for entry_id in ids:
-                deleted += conn.execute(
-                    "DELETE FROM memory WHERE scope = ? AND id = ?", (scope, entry_id)
-                ).rowcount
-            return deleted
+        return self._delete_each(scope, "id", [int(i) for i in ids or ()])
 
     def delete_by_facts(self, scope: str, facts: Iterable[str]) -> int:
-        facts = [f for f in facts or () if isinstance(f, str)]
-        if not facts:
+        return self._delete_each(scope, "fact", [f for f in facts or () if isinstance(f, str)])
+
+    def _delete_each(self, scope: str, column: str, values: list[Any]) -> int:
+        """Delete the scope's rows whose ``column`` (``id`` or ``fact``) is one of ``values``."""
+        if not values:
             return 0
         with self._db.write() as conn:
-            deleted = 0
-            for fact in facts:
-                deleted += conn.execute(
-                    "DELETE FROM memory WHERE scope = ? AND fact = ?", (scope, fact)
-                ).rowcount
-            return deleted
+            return sum(conn.execute(f"DELETE FROM memory WHERE scope = ? AND {column} = ?",
+                                    (scope, value)).rowcount for value in values)
 
     def list(self, scope: str, include_superseded: bool) -> list[MemoryEntry]:
         where = "" if include_superseded else " AND superseded_by IS NULL"

@@ -64,12 +64,10 @@ def _is_dataframe(value: Any) -> bool:
 
 
 def _frame_text(frame: Any, rows: int = 50) -> str:
+    shape = frame.shape
+    head = frame.head(rows)
     if type(frame).__module__.startswith("polars"):
-        shape = frame.shape
-        head = frame.head(rows).to_pandas()
-    else:
-        shape = frame.shape
-        head = frame.head(rows)
+        head = head.to_pandas()
     body = head.to_string(max_colwidth=80)
     more = f"\n({shape[0] - rows} more rows)" if shape[0] > rows else ""
     return f"DataFrame {shape[0]} rows x {shape[1]} columns\n{body}{more}"
