@@ -24,6 +24,7 @@ import re
 import signal
 import subprocess
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,17 +145,14 @@ def run_script(path: Path, args: dict[str, Any], *, timeout: float, work_dir: Pa
     except BrokenPipeError:
         pass
     timed_out = False
-    deadline = timeout
-    waited = 0.0
-    step = 0.05
+    deadline = time.monotonic() + timeout
     while True:
         try:
-            proc.wait(timeout=step)
+            proc.wait(timeout=0.05)
             break
         except subprocess.TimeoutExpired:
-            waited += step
-            if waited >= deadline or (cancel is not None and cancel.is_set()):
-                timed_out = waited >= deadline
+            timed_out = time.monotonic() >= deadline
+            if timed_out or (cancel is not None and cancel.is_set()):
                 _kill_group(proc)
                 break
     reader.join(timeout=2)
