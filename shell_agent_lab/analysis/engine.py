@@ -33,6 +33,7 @@ from .results import QueryResult, TableInfo, quote_ident, validate_table_name
 from .results import first_line as _first_line
 from .settings import AnalysisSettings
 from .sql_gate import GatedSQL, SQLGate
+from .stable_order import ORDER_SUFFIX
 
 log = logging.getLogger(__name__)
 
@@ -317,7 +318,8 @@ class AnalysisEngine:
         cap = self.settings.max_query_rows if path == "chat" else self.settings.max_analyze_rows
         with self._lock:
             gated = self.check_sql(sql)
-            return self._run(gated.sql, cap=cap, path=path, timeout=timeout, cancel=cancel)
+            return self._run(gated.sql, cap=cap, path=path, timeout=timeout, cancel=cancel,
+                             sorted_sql=gated.sql + ORDER_SUFFIX if gated.unstable_order else None)
 
     def preview(self, name: str, limit: int = 10) -> QueryResult:
         """The first ``limit`` rows (clamped to 1–1,000) of a table or DataFrame."""
@@ -370,7 +372,9 @@ class AnalysisEngine:
         return watcher
 
     def _run(self, sql: str, *, cap: int, path: str, timeout: float | None,
-             cancel: threading.Event | None = None) -> QueryResult:
+             cancel: threading.Event | None = None, sorted_sql: str | None = None) -> QueryResult:
+        """Run ``sql`` (or ``sorted_sql``, its stably ordered form, when that binds: a column
+        type DuckDB cannot sort falls back to the original) and collect it within ``cap`` rows."""
         self._check_open()
         limit = self.settings.query_timeout if timeout is None else timeout
         done, timed_out = threading.Event(), threading.Event()
@@ -378,7 +382,16 @@ class AnalysisEngine:
         reader = None
         watcher = self._watch(limit, cancel, done, timed_out)
         try:
-            relation = self._conn.sql(sql)
+            relation = None
+            if sorted_sql is not None:
+                try:
+                    relation = self._conn.sql(sorted_sql)
+                except duckdb.InterruptException:
+                    raise
+                except duckdb.Error:
+                    relation = None
+            if relation is None:
+                relation = self._conn.sql(sql)
             columns = list(relation.columns)
             types = [str(t) for t in relation.types]
             reader = relation.to_arrow_reader(_BATCH)

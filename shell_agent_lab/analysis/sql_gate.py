@@ -36,6 +36,7 @@ from typing import Any
 import duckdb
 
 from .errors import SQLRejectedError
+from .stable_order import needs_stable_order
 
 __all__ = ["SQLGate", "GatedSQL", "check_tree", "ALLOWED_TABLE_FUNCTIONS", "DENIED_FUNCTIONS",
            "MAX_SQL_CHARS"]
@@ -70,6 +71,8 @@ class GatedSQL:
 
     sql: str
     tables: tuple[str, ...]
+    #: the row order may vary between runs (see :mod:`.stable_order`); the engine sorts it
+    unstable_order: bool = False
 
 
 def _function_denied(name: str, extra: frozenset[str] = frozenset()) -> bool:
@@ -234,7 +237,8 @@ class SQLGate:
             tables = check_tree(trees[0], known_tables, denied_functions)
         except RecursionError as exc:
             raise SQLRejectedError("SQL rejected: the statement is nested too deeply.") from exc
-        return GatedSQL(sql=text.strip().rstrip(";").strip() or text, tables=tables)
+        return GatedSQL(sql=text.strip().rstrip(";").strip() or text, tables=tables,
+                        unstable_order=needs_stable_order(trees[0]))
 
 
 def _first_line(exc: BaseException) -> str:
