@@ -24,6 +24,7 @@ _OFF_BY_DEFAULT = ("local", "scripted")
 class BackendSlot:
     def __init__(self, backend: Backend | None, factory: Callable[[str | None], Backend] | None) -> None:
         self._lock = threading.Lock()
+        self._build_lock = threading.Lock()       # one build at a time: two would close each other's
         self._backend = backend
         self._profile: str | None = None
         self._factory = factory
@@ -42,7 +43,12 @@ class BackendSlot:
         if self._factory is None:
             raise ConfigurationError("no model backend is configured",
                                      hint="pass backend= or backend_factory= when building the agent")
-        return self.rebuild(profile)
+        with self._build_lock:
+            with self._lock:        # built by another thread while this one waited
+                backend = self._backend
+                if backend is not None and self._profile == profile:
+                    return backend
+            return self._build(profile)
 
     def require_factory(self) -> None:
         """Refuse model/profile switching when the caller pinned one backend."""
@@ -55,6 +61,10 @@ class BackendSlot:
     def rebuild(self, profile: str | None) -> Backend:
         """Build the backend for ``profile`` (closing the previous one)."""
         self.require_factory()
+        with self._build_lock:
+            return self._build(profile)
+
+    def _build(self, profile: str | None) -> Backend:
         assert self._factory is not None
         backend = self._factory(profile)
         with self._lock:

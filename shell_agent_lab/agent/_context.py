@@ -6,6 +6,7 @@ import logging
 import threading
 from typing import Any, Callable
 
+from ..llm.errors import CancelledError
 from ..llm.types import Backend, ChatOptions
 
 __all__ = ["make_builder", "make_budget", "run_lifecycle", "run_extraction", "wrap_untrusted"]
@@ -51,11 +52,31 @@ def run_lifecycle(store: Any, session_id: str, message: str) -> None:
 
 def run_extraction(store: Any, publish: Callable[[str, dict], None], session_id: str,
                    backend: Backend, private: bool, cancel: threading.Event | None = None) -> Any:
-    """Extract memories from the latest turn (cancelled with ``cancel``)."""
+    """Extract memories from the latest turn (cancelled with ``cancel``).
+
+    Stop pressed while the model's reply is arriving discards that reply: nothing is stored.
+    """
     from ..context import Extractor
 
-    return Extractor(store, publish).run(session_id, backend, private=private,
+    return Extractor(store, publish).run(session_id, _Cancellable(backend, cancel), private=private,
                                          options=ChatOptions(cancel=cancel))
+
+
+class _Cancellable:
+    """The backend, with ``cancel`` checked again once an answer has arrived."""
+
+    def __init__(self, backend: Backend, cancel: threading.Event | None) -> None:
+        self._backend = backend
+        self._cancel = cancel
+
+    def chat(self, *args: Any, **kwargs: Any) -> Any:
+        response = self._backend.chat(*args, **kwargs)
+        if self._cancel is not None and self._cancel.is_set():
+            raise CancelledError("memory extraction was stopped")
+        return response
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._backend, name)
 
 
 def wrap_untrusted(text: str) -> str:

@@ -12,15 +12,25 @@ the state machine is the single authority:
 A send while BUSY is refused. State changes are published as ``state_changed`` events *after*
 the state is set, strictly in the order they happened (a dedicated publish lock spans each
 transition), so a listener never sees READY while the agent is actually queued.
+
+Work that must not overlap a turn (an export that closes the analysis engine, a model, profile
+or session switch) runs under the *maintenance hold* (:meth:`Agent.maintenance`). The hold is
+granted under the same lock as the idle check — READY, nothing queued, no background job — so
+no turn can start between the check and the work. It is refused at once while a turn runs,
+waits (bounded) for background work, and nests on the thread that holds it. A send that
+arrives meanwhile waits up to :attr:`Agent.maintenance_wait` seconds, then is refused with one
+line; Stop releases it at once.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Iterator
 
 from ..events import EventBus
 from ..llm.errors import LLMError
@@ -40,11 +50,16 @@ log = logging.getLogger(__name__)
 
 _BUSY_TEXT = ("Still answering the previous message. Wait for it to finish, or stop it with /stop "
               "(or the Stop button).")
+_CANCELLED_TEXT = "Cancelled before it was sent."
 _turn_ids = itertools.count(1)
 
 
 class AgentBusyError(RuntimeError):
     """An operation that needs the agent idle was asked for while a turn runs."""
+
+
+def _held_text(what: str | None) -> str:
+    return f"Not sent: the assistant is busy ({what}); send the message again in a moment."
 
 
 @dataclass
@@ -65,6 +80,9 @@ class _Turn:
 
 class Agent:
     """One per kernel. See the module docstring for the state machine."""
+
+    #: seconds a send waits for a maintenance hold (an export, a switch) before it is refused
+    maintenance_wait: float = 120.0
 
     def __init__(self, *, store: Any, registry: ToolRegistry | None = None, events: EventBus | None = None,
                  settings: Any = None, backend: Backend | None = None,
@@ -99,6 +117,11 @@ class Agent:
         self._bg_cancel = threading.Event()        # set by abort: cancels background model calls
         self._session: Any = None
         self._turn_thread: threading.Thread | None = None
+        self._aborts = 0                           # bumped by abort: a send waiting for a hold gives up
+        self._hold: str | None = None              # what the maintenance hold is held for
+        self._hold_owner: threading.Thread | None = None
+        self._hold_depth = 0
+        self._hold_waiters = 0                     # sends waiting for the hold to end
         self._violations: list[str] = []
         # a rename from any front door refreshes the session this agent holds
         self.events.subscribe(self._on_renamed, ["session_renamed"])
@@ -113,7 +136,12 @@ class Agent:
     def session(self) -> Any:
         with self._cond:
             session = self._session
-        return session if session is not None else self.open_session(None)
+        if session is not None:
+            return session
+        with self.maintenance("open a session"):     # two first uses open one session, not two
+            with self._cond:
+                session = self._session
+            return session if session is not None else self.open_session(None)
 
     @property
     def backend(self) -> Backend:
@@ -172,12 +200,13 @@ class Agent:
         def mutate() -> list[tuple[str, dict]]:
             events: list[tuple[str, dict]] = []
             self._epoch += 1
+            self._aborts += 1
             self._bg_cancel.set()
             self._bg_cancel = threading.Event()
             if self._current is not None:
                 self._current.cancel.set()
             if self._queued is not None:
-                self._queued.finish(Reply(text="", error="Cancelled before it was sent."))
+                self._queued.finish(Reply(text="", error=_CANCELLED_TEXT))
                 self._queued = None
                 events.append(("queue_cleared", {}))
             if self._phase == AgentState.EXTRACTING:
@@ -199,6 +228,45 @@ class Agent:
                 self._cond.wait(remaining)
             return True
 
+    @contextlib.contextmanager
+    def maintenance(self, what: str, *, timeout: float | None = None) -> Iterator[None]:
+        """Hold the agent idle while ``what`` runs (``what`` completes "cannot …", e.g.
+        "export the session").
+
+        Granted atomically with the idle check, so no turn starts until the block ends; sends
+        that arrive meanwhile wait for it (see :attr:`maintenance_wait`). Raises
+        :class:`AgentBusyError` at once while a turn runs (or from inside one), and when
+        background work or another thread's hold does not end within ``timeout`` seconds
+        (None: no limit). The thread holding it may take it again (nested blocks).
+        """
+        self._acquire_hold(what, timeout)
+        try:
+            yield
+        finally:
+            self._release_hold()
+
+    def export_session(self, dest: Path | str | None = None, **options: Any) -> Any:
+        """Write the current session to a ``.shellagent`` bundle, analysis database included.
+
+        Runs under the maintenance hold: the session's engine is closed for the copy and opened
+        again before any turn can use it (also when the export fails). ``dest`` and ``options``
+        are those of :func:`shell_agent_lab.bundle.export_session`.
+        """
+        from ..bundle import export_active_session
+
+        with self.maintenance("export the session"):
+            session = self.session
+
+            def reopen() -> None:
+                self._engines.resume()
+                self._engines.get(session)   # a failure is kept in engine_error; the next use retries
+
+            try:
+                return export_active_session(self.store, session.id, dest, close_engine=self._engines.suspend,
+                                             reopen_engine=reopen, **options)
+            finally:
+                self._engines.resume()
+
     def resolve_approval(self, request_id: str, approved: bool, feedback: str = "",
                          action: str | None = None) -> bool:
         """Answer an approval request; a stale or repeated answer is a no-op (returns False)."""
@@ -208,35 +276,35 @@ class Agent:
                      key: str | None = None, private: bool = False) -> Any:
         """Switch to a session (found by id, key or notebook path; created when none exists).
 
-        Waits for background work first, resets the session's guard nonce and opens its
-        analysis engine.
+        Runs under the maintenance hold (waits for background work first), resets the
+        session's guard nonce and opens its analysis engine.
         """
-        self._require_not_busy("switch sessions")
-        store = self.store
-        session = None
-        if session_id is not None:
-            session = store.get_session(session_id)
+        with self.maintenance("switch sessions"):
+            store = self.store
+            session = None
+            if session_id is not None:
+                session = store.get_session(session_id)
+                if session is None:
+                    raise KeyError(f"no session with id {session_id!r}; /sessions lists them")
+            elif notebook_path is not None or key is not None:
+                session = store.find_session(notebook_path, key=key)
+                if session is not None and private and not session.private:
+                    session = None          # a private session for this notebook was asked for
             if session is None:
-                raise KeyError(f"no session with id {session_id!r}; /sessions lists them")
-        elif notebook_path is not None or key is not None:
-            session = store.find_session(notebook_path, key=key)
-            if session is not None and private and not session.private:
-                session = None          # a private session for this notebook was asked for
-        if session is None:
-            session = store.create_session(notebook_path=notebook_path, private=private,
-                                           profile=self.settings.profile, key=key)
-        self._switch_to(session)
-        return session
+                session = store.create_session(notebook_path=notebook_path, private=private,
+                                               profile=self.settings.profile, key=key)
+            self._switch_to(session)
+            return session
 
     def new_session(self, *, private: bool | None = None, title: str = DEFAULT_TITLE) -> Any:
         """Start a fresh session for the same notebook (``/reset``, ``/private``); the old one is kept."""
-        self._require_not_busy("start a new session")
-        old = self.session
-        session = self.store.create_session(title=title, notebook_path=old.notebook_path,
-                                            private=bool(old.private if private is None else private),
-                                            profile=old.profile)
-        self._switch_to(session)
-        return session
+        with self.maintenance("start a new session"):
+            old = self.session
+            session = self.store.create_session(title=title, notebook_path=old.notebook_path,
+                                                private=bool(old.private if private is None else private),
+                                                profile=old.profile)
+            self._switch_to(session)
+            return session
 
     def refresh_session(self) -> Any:
         """Re-read the current session from the store (after a rename or profile change)."""
@@ -273,38 +341,36 @@ class Agent:
         return self._profile_of(self.session)
 
     def set_profile(self, name: str | None) -> Backend:
-        """Bind the current session to profile ``name`` and build its backend (after draining)."""
+        """Bind the current session to profile ``name`` and build its backend (under the maintenance hold)."""
         if name is not None:
             self.settings.profile_settings(name)        # unknown names raise KeyError with the list
         self._backends.require_factory()
-        self._require_not_busy("change the profile")
-        self.wait_idle()
-        session = self.session
-        previous = session.profile
-        self.store.set_session_profile(session.id, name)
-        session = self.refresh_session() or session
-        try:
-            backend = self._backends.rebuild(self._profile_of(session))
-        except Exception:       # the old binding stays when the new backend cannot be built
-            self.store.set_session_profile(session.id, previous)
-            self.refresh_session()
-            raise
+        with self.maintenance("change the profile"):
+            session = self.session
+            previous = session.profile
+            self.store.set_session_profile(session.id, name)
+            session = self.refresh_session() or session
+            try:
+                backend = self._backends.rebuild(self._profile_of(session))
+            except Exception:       # the old binding stays when the new backend cannot be built
+                self.store.set_session_profile(session.id, previous)
+                self.refresh_session()
+                raise
         self._publish("profile_changed", {"profile": name, "backend": backend.name, "model": backend.model})
         return backend
 
     def set_model(self, model: str | None) -> Backend:
-        """Use ``model`` within the current profile (after draining background work)."""
+        """Use ``model`` within the current profile (under the maintenance hold)."""
         self._backends.require_factory()
-        self._require_not_busy("change the model")
-        self.wait_idle()
-        previous = self.settings.model
-        self.settings.model = model or None
-        session = self.session
-        try:
-            backend = self._backends.rebuild(self._profile_of(session))
-        except Exception:       # the old model stays when the new backend cannot be built
-            self.settings.model = previous
-            raise
+        with self.maintenance("change the model"):
+            previous = self.settings.model
+            self.settings.model = model or None
+            session = self.session
+            try:
+                backend = self._backends.rebuild(self._profile_of(session))
+            except Exception:       # the old model stays when the new backend cannot be built
+                self.settings.model = previous
+                raise
         self._publish("profile_changed", {"profile": self._profile_of(session), "backend": backend.name,
                                           "model": backend.model})
         return backend
@@ -332,6 +398,40 @@ class Agent:
         if self._queued is not None and self._phase != AgentState.EXTRACTING:
             self._violations.append(f"queue held while {self._phase}")
             log.error("agent state invariant broken: queue held while %s", self._phase)
+        if self._hold is not None and self._phase == AgentState.BUSY:
+            self._violations.append(f"a turn started during {self._hold}")
+            log.error("agent state invariant broken: a turn started during %s", self._hold)
+
+    def _acquire_hold(self, what: str, timeout: float | None) -> None:
+        me = threading.current_thread()
+        if me is self._turn_thread:
+            raise AgentBusyError(f"cannot {what} from inside a turn")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._cond:
+            if self._hold_owner is me:
+                self._hold_depth += 1
+                return
+            while True:
+                if self._phase == AgentState.BUSY:
+                    raise AgentBusyError(f"cannot {what} while a turn runs; wait for the reply or press Stop "
+                                         "(/stop), then try again")
+                if self._hold is None and self._phase == AgentState.READY and self._queued is None \
+                        and not self._background:
+                    self._hold, self._hold_owner, self._hold_depth = what, me, 1
+                    return
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    reason = f"the assistant is busy ({self._hold})" if self._hold is not None \
+                        else "memory extraction is still running"
+                    raise AgentBusyError(f"cannot {what} yet: {reason}; try again in a moment")
+                self._cond.wait(remaining)
+
+    def _release_hold(self) -> None:
+        with self._cond:
+            self._hold_depth -= 1
+            if self._hold_depth == 0:
+                self._hold = self._hold_owner = None
+                self._cond.notify_all()
 
     def _transition(self, mutate: Callable[[], list[tuple[str, dict]] | None]) -> None:
         with self._emit_lock:
@@ -347,32 +447,69 @@ class Agent:
                 self._publish(type_, data)
 
     def _submit(self, turn: _Turn) -> SendResult:
-        session = self.session       # open the default session before taking the lock
-        outcome: dict[str, Any] = {}
+        self.session       # open the default session before taking the lock
+        wait = self.maintenance_wait
+        deadline = None if wait is None else time.monotonic() + wait
+        with self._cond:
+            aborts = self._aborts
+        while True:
+            outcome: dict[str, Any] = {}
 
-        def mutate() -> list[tuple[str, dict]]:
-            if self._phase == AgentState.BUSY:
-                outcome["result"] = SendResult("error", error_message=_BUSY_TEXT)
+            def mutate() -> list[tuple[str, dict]]:
+                if self._hold is not None:
+                    outcome["held"] = True
+                    return []
+                if self._phase == AgentState.BUSY:
+                    outcome["result"] = SendResult("error", error_message=_BUSY_TEXT)
+                    return []
+                if self._phase == AgentState.EXTRACTING:
+                    replaced = self._queued
+                    turn.queued_at = time.time()
+                    self._queued = turn
+                    if replaced is not None:
+                        replaced.finish(Reply(error="Replaced by a newer message before it was sent."))
+                    outcome["result"] = SendResult("queued", content=turn.message, queued_at=turn.queued_at,
+                                                   turn_id=turn.id)
+                    return [("queued", {"message": turn.message, "at": turn.queued_at, "turn_id": turn.id})]
+                self._phase = AgentState.BUSY
+                self._current = turn
+                outcome["session"] = self._session
+                outcome["result"] = SendResult("started", turn_id=turn.id)
                 return []
-            if self._phase == AgentState.EXTRACTING:
-                replaced = self._queued
-                turn.queued_at = time.time()
-                self._queued = turn
-                if replaced is not None:
-                    replaced.finish(Reply(error="Replaced by a newer message before it was sent."))
-                outcome["result"] = SendResult("queued", content=turn.message, queued_at=turn.queued_at,
-                                               turn_id=turn.id)
-                return [("queued", {"message": turn.message, "at": turn.queued_at, "turn_id": turn.id})]
-            self._phase = AgentState.BUSY
-            self._current = turn
-            outcome["start"] = True
-            outcome["result"] = SendResult("started", turn_id=turn.id)
-            return []
 
-        self._transition(mutate)
-        if outcome.get("start"):
-            self._start_turn(turn, session)
+            self._transition(mutate)
+            if "held" not in outcome:
+                break
+            refusal, waited = self._wait_for_hold(aborts, deadline)
+            if refusal is not None:
+                turn.finish(Reply(error=refusal))
+                if waited:          # the front door may have moved on: tell it through the events too
+                    self._publish("turn_finished", {"turn_id": turn.id, "phase": "error", "text": "",
+                                                    "error": refusal})
+                return SendResult("error", error_message=refusal, turn_id=turn.id)
+        if "session" in outcome:
+            self._start_turn(turn, outcome["session"])
         return outcome["result"]
+
+    def _wait_for_hold(self, aborts: int, deadline: float | None) -> tuple[str | None, bool]:
+        """Wait for the maintenance hold to end. Returns (why the send is refused or None,
+        whether it actually waited)."""
+        waited = False
+        with self._cond:
+            if self._hold is not None and self._hold_owner is threading.current_thread():
+                return _held_text(self._hold), False        # it would wait for itself
+            self._hold_waiters += 1
+            self._cond.notify_all()
+            try:
+                while self._hold is not None and self._aborts == aborts:
+                    remaining = None if deadline is None else deadline - time.monotonic()
+                    if remaining is not None and remaining <= 0:
+                        return _held_text(self._hold), waited
+                    waited = True
+                    self._cond.wait(remaining)
+                return (_CANCELLED_TEXT if self._aborts != aborts else None), waited
+            finally:
+                self._hold_waiters -= 1
 
     def _start_turn(self, turn: _Turn, session: Any) -> None:
         thread = threading.Thread(target=self._turn_main, args=(turn, session), name="shell-agent-turn",
@@ -414,14 +551,14 @@ class Agent:
         def mutate() -> list[tuple[str, dict]]:
             self._current = None
             self._turn_thread = None
-            if do_extract:
-                self._phase = AgentState.EXTRACTING
-            else:
-                self._phase = AgentState.READY
-            if do_extract or do_title:
+            # Stop pressed as the answer arrived (after the checks above): abort set the turn's
+            # cancel under this lock while the turn was current, so nothing follows the reply
+            stopped = turn.cancel.is_set()
+            extract, title = do_extract and not stopped, do_title and not stopped
+            self._phase = AgentState.EXTRACTING if extract else AgentState.READY
+            if extract or title:
                 self._background += 1
-                outcome["epoch"] = self._epoch
-                outcome["cancel"] = self._bg_cancel
+                outcome.update(epoch=self._epoch, cancel=self._bg_cancel, extract=extract, title=title)
             return []
 
         self._transition(mutate)
@@ -431,7 +568,7 @@ class Agent:
         turn.finish(reply)
         if "epoch" in outcome:
             threading.Thread(target=self._post_turn, name="shell-agent-background", daemon=True,
-                             args=(session, backend, do_title, do_extract, outcome["epoch"],
+                             args=(session, backend, outcome["title"], outcome["extract"], outcome["epoch"],
                                    outcome["cancel"])).start()
 
     def _post_turn(self, session: Any, backend: Backend, do_title: bool, do_extract: bool, epoch: int,
@@ -468,15 +605,13 @@ class Agent:
                 return []
             self._phase = AgentState.BUSY
             self._current = queued
-            outcome["turn"] = queued
+            outcome["turn"], outcome["session"] = queued, self._session
             return [("queue_dispatched", {"message": queued.message, "turn_id": queued.id})]
 
         self._transition(mutate)
         turn = outcome.get("turn")
         if turn is not None:
-            with self._cond:
-                session = self._session
-            self._start_turn(turn, session)
+            self._start_turn(turn, outcome["session"])
 
     # == turn plumbing ===========================================================================
     def _turn_env(self, turn: _Turn, session: Any, backend: Backend) -> TurnEnv:
@@ -511,22 +646,11 @@ class Agent:
             sid = self._session.id if self._session is not None else None
         self.events.publish(type_, data or {}, session_id=sid)
 
-    def _require_not_busy(self, what: str) -> None:
-        if threading.current_thread() is self._turn_thread:
-            raise AgentBusyError(f"cannot {what} from inside a turn")
-        if self.state == AgentState.BUSY:
-            raise AgentBusyError(f"cannot {what} while a turn runs; wait for it or /stop it first")
-
     def _switch_to(self, session: Any) -> None:
-        """Make ``session`` current once nothing runs (a send racing the switch waits its turn)."""
-        while True:
-            self.wait_idle()
-            with self._cond:
-                if self._phase != AgentState.READY or self._queued is not None or self._background:
-                    continue             # a turn slipped in between: let it finish first
-                self._session = session
-                self._epoch += 1
-                break
+        """Make ``session`` current (the caller holds the maintenance hold: nothing runs)."""
+        with self._cond:
+            self._session = session
+            self._epoch += 1
         self._engines.switch(session.id)
         try:
             self._builder.reset_guard(session.id)

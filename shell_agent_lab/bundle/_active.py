@@ -16,7 +16,8 @@ def export_active_session(store: Any, session_id: str, dest: Path | str | None =
 
     ``close_engine`` releases the DuckDB file (the engine's ``close``); ``reopen_engine`` opens
     it again and runs whether the export succeeded or not, so the notebook keeps working.
-    The caller waits for the agent to be idle first (``agent.wait_idle()``).
+    The caller keeps turns out until it returns (``Agent.export_session`` does so under the
+    agent's maintenance hold).
     """
     close_engine()
     try:

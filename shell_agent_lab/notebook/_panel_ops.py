@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import logging
 import tempfile
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from .._version import __version__
 from ._panel_wire import (GLOBAL_CATEGORIES, PROTOCOL_VERSION, RequestError, entry_json, finding_json,
@@ -339,39 +340,34 @@ def _settings_set(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 # integration points with layers written alongside (each one small function)
 
 
-def _wait_ready(agent: Any, what: str, timeout: float = 30.0) -> None:
-    """Wait (bounded) for background work, never for a turn.
+_HOLD_WAIT = 30.0          # seconds a panel op waits for background work (never for a turn)
+
+
+@contextlib.contextmanager
+def _held(agent: Any, what: str) -> Iterator[None]:
+    """Run the block under the agent's maintenance hold: no turn starts meanwhile.
 
     Comm handlers run one at a time on one thread: waiting there for a turn that waits for an
     approval (or a Stop) sent over the same comm would never end. A running turn is refused
-    at once; extraction, which asks nobody anything, is waited for up to ``timeout``.
+    at once; extraction, which asks nobody anything, is waited for up to ``_HOLD_WAIT`` s.
     """
-    from ..agent import AgentBusyError
-
-    def state() -> str:
-        return getattr(getattr(agent, "state", None), "name", "READY")
-
-    busy = AgentBusyError(f"cannot {what} while the assistant is answering; wait for the reply "
-                          "or press Stop, then try again")
-    if state() == "BUSY":
-        raise busy
-    wait_idle = getattr(agent, "wait_idle", None)
-    if (wait_idle is not None and not wait_idle(timeout=timeout)) or state() != "READY":
-        raise busy
+    maintenance = getattr(agent, "maintenance", None)
+    if maintenance is None:         # an agent without the hold (a test double): nothing to hold
+        yield
+        return
+    with maintenance(what, timeout=_HOLD_WAIT):
+        yield
 
 
 def _bundle_export(agent: Any, store: Any, session: Any) -> tuple[bytes, str]:
-    """One ``.shellagent`` file for ``session`` (the open one is exported with its engine closed)."""
-    from ..bundle import export_active_session, export_session
+    """One ``.shellagent`` file for ``session`` (the open one through the agent, which closes
+    its engine for the copy and reopens it before any turn runs)."""
+    from ..bundle import export_session
 
     with tempfile.TemporaryDirectory(prefix="sal-export-") as tmp:
         if session.id == agent.session.id:
-            _wait_ready(agent, "export the open session")
-            engine = agent.engine()
-            result = export_active_session(
-                store, session.id, Path(tmp),
-                close_engine=engine.close if engine is not None else (lambda: None),
-                reopen_engine=lambda: agent.open_session(session.id))
+            with _held(agent, "export the open session"):
+                result = agent.export_session(Path(tmp))
         else:
             result = export_session(store, session.id, Path(tmp))
         path = Path(result.path)
@@ -466,11 +462,11 @@ def _apply_settings(agent: Any, args: dict[str, Any]) -> None:
         if "auto_extraction" in args:
             settings.auto_extract = bool(args["auto_extraction"])
         if args.get("profile") is not None or args.get("model") is not None:
-            _wait_ready(agent, "change the profile or model")
-        if args.get("profile") is not None:
-            agent.set_profile(args["profile"])
-        if args.get("model") is not None:
-            agent.set_model(args["model"])
+            with _held(agent, "change the profile or model"):
+                if args.get("profile") is not None:
+                    agent.set_profile(args["profile"])
+                if args.get("model") is not None:
+                    agent.set_model(args["model"])
 
 
 _settings_lock = threading.Lock()

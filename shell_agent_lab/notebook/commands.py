@@ -113,19 +113,13 @@ def _forget_cmd(agent: Any, argv: list[str]) -> CommandResult:
 
 def _export_cmd(agent: Any, argv: list[str]) -> CommandResult:
     p = _parsed("export", argv)
-    from ..bundle import BundleError, export_active_session
+    from ..bundle import BundleError
 
     dest = Path(p.path).expanduser() if p.path else _runtime_base()
     if not dest.is_absolute():
         dest = _runtime_base() / dest
-    agent.wait_idle()
-    session = agent.session
-    engine = agent.engine()
     try:
-        result = export_active_session(
-            agent.store, session.id, dest,
-            close_engine=(engine.close if engine is not None else (lambda: None)),
-            reopen_engine=lambda: agent.open_session(session.id))
+        result = agent.export_session(dest)     # no turn starts meanwhile; the engine is reopened
     except (BundleError, OSError) as exc:
         return CommandResult("export", error=f"/export: {exc}", kind="error")
     return CommandResult("export", f"Exported this session to `{result.path}` ({result.records} records, "

@@ -116,9 +116,11 @@ class AgentMagics(Magics):
         sql = (cell if cell is not None else line).strip()
         if not sql:
             raise IPythonUsageError("%agent_sql needs a query, e.g. %agent_sql SELECT count(*) FROM sales")
-        engine = self._agent().engine()
-        if engine is None:
-            raise IPythonUsageError("no analysis engine in this session")
+        agent = self._agent()
+        engine = agent.engine()
+        if engine is None:      # e.g. it could not be opened, or is closed for an export: say why
+            reason = getattr(agent, "engine_error", None)
+            raise IPythonUsageError("no analysis engine in this session" + (f" ({reason})" if reason else ""))
         from ..analysis import AnalysisError
 
         try:

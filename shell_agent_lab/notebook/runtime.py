@@ -112,19 +112,22 @@ class Runtime:
         """``/session NAME``: reuse the session titled NAME, else create it."""
         agent = self.agent
         store = agent.store
-        for s in store.list_sessions():
-            if s.title == title:
-                return agent.open_session(s.id)
-        session = store.create_session(title=title, notebook_path=self.notebook_path, profile=agent.settings.profile)
-        store.rename_session(session.id, title)
-        return agent.open_session(session.id)
+        with agent.maintenance("switch sessions"):     # refused while a turn runs, before creating anything
+            for s in store.list_sessions():
+                if s.title == title:
+                    return agent.open_session(s.id)
+            session = store.create_session(title=title, notebook_path=self.notebook_path,
+                                           profile=agent.settings.profile)
+            store.rename_session(session.id, title)
+            return agent.open_session(session.id)
 
     def new_session(self, *, private: bool = False) -> Any:
         """``/reset`` and ``/private``: a fresh session for this notebook."""
         agent = self.agent
-        session = agent.store.create_session(notebook_path=self.notebook_path, private=private,
-                                             profile=agent.settings.profile)
-        return agent.open_session(session.id)
+        with agent.maintenance("start a new session"):   # refused while a turn runs, before creating one
+            session = agent.store.create_session(notebook_path=self.notebook_path, private=private,
+                                                 profile=agent.settings.profile)
+            return agent.open_session(session.id)
 
     # -- approvals and cells -------------------------------------------------------------------
     def resolve_approval(self, request_id: str, approved: bool, feedback: str = "",
