@@ -16,6 +16,7 @@ Any GGUF file can be used instead by passing ``model_path``.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -261,7 +262,8 @@ class LocalBackend(Backend):
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, n_ctx: int = 16384,
                  n_threads: int | None = None, timeout: float = 300.0, retry: RetryPolicy | None = None,
                  models_dir: Path | None = None, fold_tool_results: bool = False,
-                 lookup: PartLookup = _installed_part) -> None:
+                 lookup: PartLookup = _installed_part, temperature: float | None = 0.0) -> None:
+        self.temperature = temperature
         self._model_path = Path(model_path) if model_path else None
         self.model = Path(model_path).stem if model_path else MODEL_NAME
         self.n_ctx = n_ctx
@@ -291,13 +293,22 @@ class LocalBackend(Backend):
                                             fold_tool_results=self._fold, lenient_tools=True, env={})
             return self._inner
 
+    def _options(self, options: ChatOptions | None) -> ChatOptions:
+        """Greedy decoding unless the caller asks otherwise: a small model sampled at llama.cpp's
+        default temperature (0.8) sometimes answers a data question with an empty tool tag, and
+        the same notebook should get the same answer each time."""
+        options = options or ChatOptions()
+        if options.temperature is None and self.temperature is not None:
+            options = dataclasses.replace(options, temperature=self.temperature)
+        return options
+
     def chat(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *,
              options: ChatOptions | None = None) -> Response:
-        return self._ensure().chat(messages, tools, options=options)
+        return self._ensure().chat(messages, tools, options=self._options(options))
 
     def stream(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *,
                on_text: Callable[[str], None], options: ChatOptions | None = None) -> Response:
-        return self._ensure().stream(messages, tools, on_text=on_text, options=options)
+        return self._ensure().stream(messages, tools, on_text=on_text, options=self._options(options))
 
     def close(self) -> None:
         """Drop the HTTP client; the shared server keeps running until exit (or stop_all_servers)."""

@@ -138,7 +138,8 @@ def build_backend(profile: Profile, *, env: Mapping[str, str] | None = None,
 
         backend = LocalBackend(opts.get("model_path"), n_ctx=int(opts.get("n_ctx") or settings.max_context_tokens),
                                n_threads=opts.get("n_threads"), timeout=settings.timeout,
-                               fold_tool_results=bool(opts.get("fold_tool_results", False)))
+                               fold_tool_results=bool(opts.get("fold_tool_results", False)),
+                               temperature=_optional_float(opts.get("temperature", 0.0), "temperature"))
     elif kind == "scripted":
         from .scripted import ScriptedBackend
 
@@ -192,3 +193,13 @@ def select_backend(profiles: Any = None, name: str | None = None, *, env: Mappin
     profile = resolve_profile(profiles, name, env=env, probe=probe, local_available=local_available)
     known, _, _ = _profiles_of(profiles)
     return build_backend(profile, env=env, profiles=known)
+
+
+def _optional_float(value: Any, name: str) -> float | None:
+    if value is None:
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ConfigurationError(f"profile option {name} must be a number, not {value!r}",
+                                 hint="e.g. \"temperature\": 0.2, or null for the server's default") from None

@@ -132,3 +132,41 @@ def test_available_when_assembled(tmp_path):
 
     (tmp_path / MODEL_FILENAME).write_bytes(b"GGUF")
     assert local_model_available(lookup=lambda name: None, dest_dir=tmp_path)
+
+
+class _Recorder:
+    def __init__(self):
+        self.seen: list[ChatOptions | None] = []
+
+    def chat(self, messages, tools=(), *, options=None):
+        self.seen.append(options)
+        return "ok"
+
+    def stream(self, messages, tools=(), *, on_text, options=None):
+        self.seen.append(options)
+        return "ok"
+
+
+def test_embedded_model_decodes_greedily_unless_asked_otherwise(monkeypatch):
+    backend = LocalBackend("/nowhere/model.gguf")
+    inner = _Recorder()
+    monkeypatch.setattr(backend, "_ensure", lambda: inner)
+    cancel = __import__("threading").Event()
+    backend.chat([Message(role="user", content="hi")])
+    backend.stream([Message(role="user", content="hi")], on_text=lambda _: None,
+                   options=ChatOptions(max_output_tokens=5, cancel=cancel))
+    backend.chat([Message(role="user", content="hi")], options=ChatOptions(temperature=0.7))
+    assert [o.temperature for o in inner.seen] == [0.0, 0.0, 0.7]
+    assert inner.seen[1].max_output_tokens == 5 and inner.seen[1].cancel is cancel
+
+
+def test_profile_sets_or_clears_the_embedded_temperature():
+    from shell_agent_lab.llm.profiles import Profile
+    from shell_agent_lab.llm.selection import build_backend
+
+    default = build_backend(Profile("l", "local", options={"model_path": "/m.gguf"}))
+    warm = build_backend(Profile("l", "local", options={"model_path": "/m.gguf", "temperature": 0.4}))
+    server = build_backend(Profile("l", "local", options={"model_path": "/m.gguf", "temperature": None}))
+    assert (default.temperature, warm.temperature, server.temperature) == (0.0, 0.4, None)
+    with pytest.raises(ConfigurationError, match="temperature must be a number"):
+        build_backend(Profile("l", "local", options={"model_path": "/m.gguf", "temperature": "hot"}))
