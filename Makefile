@@ -9,10 +9,25 @@ DEPS_HASH := $(shell cat pyproject.toml labextension/package.json labextension/y
 STAMP := $(VENV)/.installed-$(DEPS_HASH)
 LOCAL_STAMP := $(VENV)/.local-$(DEPS_HASH)
 
-.PHONY: run test setup setup-local system-deps test-fast docs clean record-notebooks
+.PHONY: run test setup setup-local system-deps toolchain test-fast docs clean record-notebooks
 
-$(PY):
+$(PY): | toolchain
 	$(PYTHON) -m venv $(VENV)
+
+# what the set-up needs from the machine: Python's venv module and Node.js (the side panel's
+# build); installed through apt when run as root, otherwise a one-line instruction
+toolchain:
+	@if ! $(PYTHON) -c "import ensurepip, venv" >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null; \
+	  else echo "Python's venv module is missing: sudo apt-get install python3-venv"; exit 1; fi; \
+	fi
+	@if ! command -v node >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null; \
+	  else echo "Node.js is needed to build the side panel: sudo apt-get install nodejs npm"; exit 1; fi; \
+	fi
+	@node -e 'const v=+process.versions.node.split(".")[0]; if (v < 18) { console.error("Node.js " + process.versions.node + " is too old to build the side panel; install Node.js 18 or newer"); process.exit(1) }'
 
 $(STAMP): | $(PY)
 	$(PIP) install -q --upgrade pip
