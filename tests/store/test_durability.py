@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from shell_agent_lab.store import Caps, Store, StoreCorruptError, StoreError
+from tests.support.file_permissions import run_honouring_permissions
 
 WRITER = Path(__file__).with_name("_writer.py")
 
@@ -83,14 +84,23 @@ def test_newer_schema_is_refused(open_store, _isolated_data_dir):
         Store.open(_isolated_data_dir)
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can read any file")
-def test_unreadable_file_gives_a_clear_error(_isolated_data_dir):  # pragma: no cover - non-root only
+def test_unreadable_file_gives_a_clear_error(_isolated_data_dir):
     _isolated_data_dir.mkdir(parents=True)
     path = _isolated_data_dir / "shell_agent_lab.sqlite3"
     path.write_bytes(b"")
     path.chmod(0)
-    with pytest.raises(StoreError, match="permissions"):
-        Store.open(_isolated_data_dir)
+    # in a child that file permissions apply to (as root too: it drops the bypass capabilities)
+    result = run_honouring_permissions(
+        "import sys\n"
+        "from shell_agent_lab.store import Store, StoreError\n"
+        "try:\n"
+        f"    Store.open({str(_isolated_data_dir)!r})\n"
+        "except StoreError as exc:\n"
+        "    print(exc)\n"
+        "    sys.exit(3)\n")
+    assert result.returncode == 3, result.stderr
+    assert "permissions" in result.stdout
+    assert path.stat().st_size == 0          # nothing was written
 
 
 def _spawn(data_dir: Path, tag: str, count: int) -> subprocess.Popen:
