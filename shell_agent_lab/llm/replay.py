@@ -28,7 +28,7 @@ from .errors import ConfigurationError
 from .types import (Backend, Capabilities, ChatOptions, Message, Response, ToolCall, ToolSpec,
                     Usage)
 
-__all__ = ["ReplayBackend", "ReplayMissError", "ENV_REPLAY_MODE", "normalize_request",
+__all__ = ["ReplayBackend", "ReplayMissError", "ENV_REPLAY_MODE", "normalize_request", "memory_in_prompt",
            "request_key", "scrub_secrets"]
 
 ENV_REPLAY_MODE = "SHELL_AGENT_LAB_REPLAY"
@@ -90,6 +90,10 @@ def mask_volatile(text: str, env: Mapping[str, str] | None = None) -> str:
     return text
 
 
+def _matches_conversation(env: Mapping[str, str]) -> bool:
+    return env.get(ENV_REPLAY_MATCH, "full") == "conversation"
+
+
 def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
                       env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """A stable, secret-free description of a request (the cassette's ``request``)."""
@@ -108,7 +112,7 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
     env_map = os.environ if env is None else env
     # "conversation": key on the messages only, so prompt wording and tool-list changes elsewhere
     # do not invalidate recorded example notebooks (their outputs are still compared by nbval)
-    conversation_only = env_map.get(ENV_REPLAY_MATCH, "full") == "conversation"
+    conversation_only = _matches_conversation(env_map)
     out = []
     for m in messages:
         content = "(system prompt)" if conversation_only and m.role == "system" else m.content
@@ -126,6 +130,25 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
     return {"messages": out,
             "tools": [] if conversation_only else
             [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]}
+
+
+def memory_in_prompt(messages: Sequence[Message], env: Mapping[str, str] | None = None) -> str:
+    """The memory part of the system prompt (Global Memory, Session Memory and Findings
+    sections, masked like the key), or "" when it has none.
+
+    Matching on the conversation ignores the system prompt so that rewording the base prompt
+    does not invalidate every recording; this part is still pinned: a replayed answer that was
+    recorded with other memory in the prompt (a preference that no longer reaches the model, a
+    fact that leaks into a private session) fails the replay.
+    """
+    from ..context.prompt import FINDINGS_HEADER, GLOBAL_HEADER, SESSION_HEADER
+
+    system = next((m.content for m in messages if m.role == "system"), "")
+    starts = [i for i in (system.find(f"\n{h}\n") for h in (GLOBAL_HEADER, SESSION_HEADER, FINDINGS_HEADER))
+              if i >= 0]
+    if not starts:
+        return ""
+    return mask_volatile(scrub_secrets(system[min(starts) + 1:], env), env).strip()
 
 
 def _scrub_value(value: Any, env: Mapping[str, str] | None) -> Any:
@@ -216,6 +239,14 @@ class ReplayBackend(Backend):
         key = request_key(normalized)
         if self.mode != "record":
             found = self._lookup(key)
+            if found is not None and "memory" in found:
+                now = memory_in_prompt(messages, self._env)
+                if now != found["memory"]:
+                    raise ReplayMissError(
+                        f"cassette {self.path} recorded this answer with other memory in the system "
+                        f"prompt (recorded: {found['memory'][:160]!r}; now: {now[:160]!r})",
+                        hint="Memory no longer reaches the model as recorded: fix that, or re-record "
+                             "(see docs/recording.md)")
             if found is not None:
                 response = _response_from_json(found["response"])
                 if on_text is not None:
@@ -241,7 +272,8 @@ class ReplayBackend(Backend):
                 on_text(piece)
 
             response = inner.stream(messages, tools, on_text=collect, options=options)
-        self._record(key, normalized, response, chunks)
+        memory = memory_in_prompt(messages, self._env) if _matches_conversation(self._env) else None
+        self._record(key, normalized, response, chunks, memory)
         return response
 
     def _real(self) -> Backend:
@@ -260,9 +292,12 @@ class ReplayBackend(Backend):
             self._served[key] = index + 1
             return matches[min(index, len(matches) - 1)]
 
-    def _record(self, key: str, normalized: dict[str, Any], response: Response, chunks: list[str] | None) -> None:
+    def _record(self, key: str, normalized: dict[str, Any], response: Response, chunks: list[str] | None,
+                memory: str | None = None) -> None:
         entry: dict[str, Any] = {"key": key, "request": normalized,
                                  "response": _response_to_json(response, self._env)}
+        if memory is not None:
+            entry["memory"] = memory
         if chunks is not None:
             entry["chunks"] = chunks
         with self._lock:

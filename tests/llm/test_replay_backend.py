@@ -96,3 +96,53 @@ def test_bad_setup_errors(tmp_path):
     broken.write_text("{not json")
     with pytest.raises(ConfigurationError, match="not readable"):
         ReplayBackend(broken, mode="replay")
+
+
+def _prompt(memory: str = "") -> str:
+    from shell_agent_lab.context.prompt import GLOBAL_HEADER, PromptParts, render_system_prompt
+
+    parts = PromptParts(base="You are a data assistant (wording v1).", global_memory=memory)
+    assert (GLOBAL_HEADER in render_system_prompt(parts)) == bool(memory)
+    return render_system_prompt(parts)
+
+
+def test_conversation_matching_still_pins_the_memory_in_the_prompt(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHELL_AGENT_LAB_REPLAY_MATCH", "conversation")
+    cassette = tmp_path / "memory.json"
+    question = Message("user", "Which month?")
+    source = ScriptedBackend(["April (fiscal)"])
+    recorder = ReplayBackend(cassette, source, mode="record")
+    recorder.chat([Message("system", _prompt("- [user-stated] User uses the fiscal year (learned 2026-01-02)")),
+                   question])
+    recorded = json.loads(cassette.read_text())["interactions"][0]
+    assert recorded["memory"].startswith("Important facts you remember about the user:")
+    assert "(learned DATE)" in recorded["memory"]
+
+    player = ReplayBackend(cassette, mode="replay")
+    # reworded base prompt, same memory on another day: still answered
+    reworded = _prompt("- [user-stated] User uses the fiscal year (learned 2026-03-04)").replace("v1", "v2")
+    assert player.chat([Message("system", reworded), question]).text == "April (fiscal)"
+    # the preference no longer reaches the prompt: the replay fails and says why
+    with pytest.raises(ReplayMissError, match="other memory in the system prompt"):
+        ReplayBackend(cassette, mode="replay").chat([Message("system", _prompt()), question])
+
+
+def test_recordings_without_memory_stay_valid(tmp_path, monkeypatch):
+    monkeypatch.setenv("SHELL_AGENT_LAB_REPLAY_MATCH", "conversation")
+    cassette = tmp_path / "old.json"
+    convo = [Message("system", _prompt()), Message("user", "hi")]
+    ReplayBackend(cassette, ScriptedBackend(["hello"]), mode="record").chat(convo)
+    data = json.loads(cassette.read_text())
+    assert data["interactions"][0]["memory"] == ""
+    del data["interactions"][0]["memory"]          # as cassettes recorded before the pin
+    cassette.write_text(json.dumps(data))
+    later = [Message("system", _prompt("- a fact")), Message("user", "hi")]
+    assert ReplayBackend(cassette, mode="replay").chat(later).text == "hello"
+
+
+def test_full_matching_records_no_separate_memory(tmp_path, monkeypatch):
+    monkeypatch.delenv("SHELL_AGENT_LAB_REPLAY_MATCH", raising=False)
+    cassette = tmp_path / "full.json"
+    ReplayBackend(cassette, ScriptedBackend(["x"]), mode="record").chat(
+        [Message("system", _prompt("- a fact")), Message("user", "hi")])
+    assert "memory" not in json.loads(cassette.read_text())["interactions"][0]
