@@ -172,7 +172,15 @@ def _response_to_json(response: Response, env: Mapping[str, str] | None) -> dict
                             "extra": c.extra}
                            for c in response.tool_calls],
             "usage": {"input_tokens": response.usage.input_tokens, "output_tokens": response.usage.output_tokens},
-            "finish_reason": response.finish_reason, "model": response.model, "extra": response.extra}
+            "finish_reason": response.finish_reason, "model": _model_name(response.model),
+            "extra": response.extra}
+
+
+def _model_name(model: str | None) -> str | None:
+    """A local server may report its model as a file path; a cassette keeps only the file's name."""
+    if model and ("/" in model or "\\" in model):
+        return model.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    return model
 
 
 def _response_from_json(data: Mapping[str, Any]) -> Response:

@@ -146,3 +146,16 @@ def test_full_matching_records_no_separate_memory(tmp_path, monkeypatch):
     ReplayBackend(cassette, ScriptedBackend(["x"]), mode="record").chat(
         [Message("system", _prompt("- a fact")), Message("user", "hi")])
     assert "memory" not in json.loads(cassette.read_text())["interactions"][0]
+
+
+def test_a_model_reported_as_a_file_path_is_recorded_by_its_name_only(tmp_path):
+    from shell_agent_lab.llm.types import Response
+
+    class PathModel(ScriptedBackend):
+        def chat(self, messages, tools=(), *, options=None):
+            response = super().chat(messages, tools, options=options)
+            return Response(text=response.text, model="/home/ana/models/qwen-1.5b.gguf")
+
+    cassette = tmp_path / "m.json"
+    ReplayBackend(cassette, PathModel(["ok"]), mode="record").chat([Message("user", "hi")])
+    assert json.loads(cassette.read_text())["interactions"][0]["response"]["model"] == "qwen-1.5b.gguf"
