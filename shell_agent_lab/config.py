@@ -8,6 +8,7 @@ the environment.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from traitlets import Bool, Dict, Enum, Int, List, TraitError, Unicode, validate
@@ -71,6 +72,14 @@ class ShellAgent(Configurable):
                              help="Context budget in tokens; None uses the backend's default.")
 
     # -- validation: bad values are refused with one actionable line --------------------------
+    @validate("data_dir")
+    def _check_data_dir(self, proposal: Any) -> str | None:
+        value = proposal["value"]
+        if value and not Path(value).expanduser().is_absolute():
+            raise TraitError(f"ShellAgent.data_dir must be an absolute path (or start with ~), got {value!r}: "
+                             "kernels and the command line run in different folders")
+        return value
+
     @validate("max_tool_rounds")
     def _check_rounds(self, proposal: Any) -> int:
         value = proposal["value"]

@@ -2,7 +2,9 @@
 
 ``python -m shell_agent_lab.launch [jupyter lab options…]``
 
-1. makes sure the data directory exists;
+1. makes sure the data directory exists — the one every kernel uses
+   (:func:`shell_agent_lab.paths.data_dir`: ``$SHELL_AGENT_LAB_DATA_DIR``, else
+   ``ShellAgent.data_dir`` from ``ipython_config.py``, else the default);
 2. loads the extension in every kernel this server starts: a ``python3`` kernelspec of its own
    (``<data dir>/launch/kernels/python3``, found first through ``JUPYTER_PATH``) starts ipykernel
    with ``--IPKernelApp.extra_extensions=shell_agent_lab``. Nothing outside the data directory
@@ -76,10 +78,15 @@ def _model_line(env: Mapping[str, str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from ._config_file import ConfigFileError
     from .paths import data_dir
 
     extra = list(sys.argv[1:] if argv is None else argv)
-    data = data_dir()
+    try:
+        data = data_dir()
+    except ConfigFileError as exc:
+        print(f"shell-agent-lab: error: {exc}", file=sys.stderr)
+        return 1
     notebooks = find_notebooks()
     base = write_kernelspec(data / "launch")
     print(f"shell-agent-lab: data in {data}")

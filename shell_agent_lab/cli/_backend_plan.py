@@ -47,9 +47,13 @@ def port_open(host: str, port: int, timeout: float = 0.3) -> bool:
 
 def local_model_installed() -> bool:
     """True when the ``local`` extra (llama.cpp runtime and the bundled model) is available."""
+    from .._config_file import ConfigFileError
     from ..llm.local import local_model_available
 
-    return local_model_available()
+    try:
+        return local_model_available()
+    except ConfigFileError:  # the data dir is unknown; the configuration check reports why
+        return False
 
 
 def _reason(profile: Any, chosen: str | None, env: Mapping[str, str]) -> str:

@@ -17,7 +17,8 @@ from typing import Any, Callable, TextIO
 
 __all__ = [
     "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_NOT_FOUND", "EXIT_REFUSED",
-    "UsageError", "Parser", "with_store", "print_json", "iso", "write_private_file",
+    "UsageError", "CommandError", "Parser", "open_store", "with_store", "print_json", "iso",
+    "write_private_file",
 ]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REFUSED = 0, 1, 2, 3, 4
@@ -25,6 +26,14 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOT_FOUND, EXIT_REFUSED = 0, 1, 2, 3, 4
 
 class UsageError(Exception):
     """Bad arguments: one line on stderr, exit status 2."""
+
+
+class CommandError(Exception):
+    """A failure with its own exit status: one line on stderr, exit ``code``."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILED) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class Parser(argparse.ArgumentParser):
@@ -37,24 +46,37 @@ class Parser(argparse.ArgumentParser):
 StoreHandler = Callable[[Any, argparse.Namespace, TextIO], int]
 
 
+def open_store() -> Any:
+    """The store in the data directory every kernel uses (see :func:`shell_agent_lab.paths.data_dir`:
+    ``$SHELL_AGENT_LAB_DATA_DIR``, else ``ShellAgent.data_dir`` from the configuration, else the
+    default). An unreadable configuration file raises ``ConfigFileError``."""
+    from ..paths import data_dir
+    from ..store import Store
+
+    return Store.open(data_dir())
+
+
 def with_store(handler: StoreHandler) -> Callable[..., int]:
     """Wrap ``handler(store, args, out)`` as a command: open the store, map store errors to one
     line on stderr and an exit status, close the store."""
 
     @functools.wraps(handler)
     def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-        from ..paths import data_dir
-        from ..store import InvalidImportError, NotFoundError, Store, StoreError, ValidationError
+        from .._config_file import ConfigFileError
+        from ..store import InvalidImportError, NotFoundError, StoreError, ValidationError
 
         out = out or sys.stdout
         err = err or sys.stderr
         try:
-            store = Store.open(data_dir())
-        except StoreError as exc:
+            store = open_store()
+        except (StoreError, ConfigFileError) as exc:
             err.write(f"error: {exc}\n")
             return EXIT_FAILED
         try:
             return handler(store, args, out)
+        except CommandError as exc:
+            err.write(f"error: {exc}\n")
+            return exc.code
         except NotFoundError as exc:
             err.write(f"error: {exc}\n")
             return EXIT_NOT_FOUND

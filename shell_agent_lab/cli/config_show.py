@@ -14,49 +14,15 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-__all__ = ["register", "load_settings", "resolved_config"]
+from .._config_file import ConfigFileError, load_settings
+
+__all__ = ["register", "load_settings", "resolved_config", "ConfigFileError"]
 
 _KEY_VARS = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL", "GEMINI_API_KEY",
              "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI", "GOOGLE_CLOUD_PROJECT",
              "GOOGLE_CLOUD_LOCATION")
 _SHOWN_VALUES = {"OPENAI_BASE_URL", "OPENAI_MODEL", "GOOGLE_GENAI_USE_VERTEXAI",
                  "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION"}
-
-
-class ConfigFileError(Exception):
-    """The configuration file could not be read."""
-
-
-def _default_config_file() -> Path | None:
-    try:
-        from IPython.paths import get_ipython_dir
-    except ImportError:  # pragma: no cover - IPython is a dependency
-        return None
-    path = Path(get_ipython_dir()) / "profile_default" / "ipython_config.py"
-    return path if path.is_file() else None
-
-
-def load_settings(config_file: Path | None = None, *, use_default: bool = True) -> tuple[Any, Path | None]:
-    """A ``ShellAgent`` built from ``config_file`` (or the default IPython profile's config)."""
-    from traitlets.config import Config
-    from traitlets.config.loader import ConfigFileNotFound, PyFileConfigLoader
-
-    from ..config import ShellAgent
-
-    path = config_file or (_default_config_file() if use_default else None)
-    config = Config()
-    if path is not None:
-        loader = PyFileConfigLoader(path.name, path=str(path.parent))
-        try:
-            config = loader.load_config()
-        except ConfigFileNotFound as exc:
-            raise ConfigFileError(f"{path}: no such configuration file") from exc
-        except Exception as exc:  # the user's Python file: report any failure in one line
-            raise ConfigFileError(f"{path} could not be loaded ({type(exc).__name__}: {exc})") from exc
-    try:
-        return ShellAgent(config=config), path
-    except Exception as exc:  # traitlets validation errors
-        raise ConfigFileError(f"{path}: {exc}") from exc
 
 
 def resolved_config(settings: Any, env: dict[str, str], config_file: Path | None, *,

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from ._base import EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK, UsageError, iso, print_json, with_store, write_private_file
+from ._base import (EXIT_NOT_FOUND, EXIT_OK, CommandError, UsageError, iso, print_json,
+                    with_store, write_private_file)
 
 __all__ = ["register", "entry_json"]
 
@@ -104,24 +105,29 @@ def _delete(store: Any, args: argparse.Namespace, out: TextIO) -> int:
         deleted = (store.session_memory.delete_many(args.session, ids)
                    + store.session_memory.delete_by_facts(args.session, args.fact))
     asked = len(ids) + len(args.fact)
-    out.write(f"deleted {deleted} of {asked}\n")
+    if args.json:
+        print_json(out, {"deleted": deleted, "requested": asked, "missing": asked - deleted})
+    else:
+        out.write(f"deleted {deleted} of {asked}\n")
     if deleted < asked:
-        sys.stderr.write(f"error: {asked - deleted} of the given entries did not exist\n")
-        return EXIT_NOT_FOUND
+        raise CommandError(f"{asked - deleted} of the given entries did not exist", EXIT_NOT_FOUND)
     return EXIT_OK
 
 
 def _export(store: Any, args: argparse.Namespace, out: TextIO) -> int:
     envelope = store.global_memory.export()
     text = json.dumps(envelope, ensure_ascii=False, indent=2) + "\n"
-    if args.file == "-":
+    if args.file == "-":  # the export itself is the JSON output, with or without --json
         out.write(text)
         return EXIT_OK
     path = Path(args.file)
     if path.is_dir():
         raise UsageError(f"{path} is a directory; give a file name")
     write_private_file(path, text)
-    out.write(f"exported {len(envelope['entries'])} entries to {path}\n")
+    if args.json:
+        print_json(out, {"path": str(path), "entries": len(envelope["entries"])})
+    else:
+        out.write(f"exported {len(envelope['entries'])} entries to {path}\n")
     return EXIT_OK
 
 
@@ -133,16 +139,16 @@ def _import(store: Any, args: argparse.Namespace, out: TextIO) -> int:
     else:
         path = Path(args.file)
         if not path.is_file():
-            out_err = f"{path} does not exist" if not path.exists() else f"{path} is not a file"
-            sys.stderr.write(f"error: {out_err}\n")
-            return EXIT_FAILED
+            raise CommandError(f"{path} does not exist" if not path.exists() else f"{path} is not a file")
         if path.stat().st_size > 64 * 1024 * 1024:
-            sys.stderr.write(f"error: {path} is larger than 64 MiB; not a memory export\n")
-            return EXIT_FAILED
+            raise CommandError(f"{path} is larger than 64 MiB; not a memory export")
         text = path.read_bytes()
     result = store.global_memory.import_(parse_envelope(text))
-    out.write(f"imported: {result.added} added, {result.touched} merged into existing, "
-              f"{result.skipped} skipped\n")
+    if args.json:
+        print_json(out, {"added": result.added, "merged": result.touched, "skipped": result.skipped})
+    else:
+        out.write(f"imported: {result.added} added, {result.touched} merged into existing, "
+                  f"{result.skipped} skipped\n")
     return EXIT_OK
 
 
@@ -171,13 +177,16 @@ def register(top: "argparse._SubParsersAction") -> tuple[str, "argparse._SubPars
     p.add_argument("--fact", action="append", default=[], metavar="TEXT",
                    help="delete the entry with exactly this text (repeatable)")
     p.add_argument("--session", metavar="ID", help="delete from this session's memory")
+    p.add_argument("--json", action="store_true", help="print the counts as JSON")
     p.set_defaults(func=with_store(_delete))
 
     p = sub.add_parser("export", help="write Global Memory to a JSON file")
     p.add_argument("file", help="destination file, or - for standard output")
+    p.add_argument("--json", action="store_true", help="print the path and count as JSON")
     p.set_defaults(func=with_store(_export))
 
     p = sub.add_parser("import", help="merge a Global Memory JSON export (near-duplicates consolidate)")
     p.add_argument("file", help="an export file, or - for standard input")
+    p.add_argument("--json", action="store_true", help="print the counts as JSON")
     p.set_defaults(func=with_store(_import))
     return "memory", sub

@@ -7,28 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
 
-__all__ = ["register", "EXIT_OK", "EXIT_FAILED", "EXIT_NOT_FOUND", "EXIT_REFUSED",
-           "resolve_session", "open_store"]
+from ._base import (EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, CommandError, iso, open_store,
+                    with_store)
+from .sessions import session_json as _session_json
 
-EXIT_OK, EXIT_FAILED, EXIT_NOT_FOUND, EXIT_REFUSED = 0, 1, 3, 4
-
-
-class _CommandError(Exception):
-    def __init__(self, message: str, code: int) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def open_store() -> Any:
-    """The store in the configured data directory (``$SHELL_AGENT_LAB_DATA_DIR`` wins)."""
-    from ..paths import data_dir
-    from ..store import Store
-
-    return Store.open(data_dir())
+__all__ = ["register", "resolve_session", "open_store"]
 
 
 def resolve_session(store: Any, text: str) -> Any:
@@ -41,24 +27,11 @@ def resolve_session(store: Any, text: str) -> Any:
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise _CommandError(
+        raise CommandError(
             f"no session {text!r}; list them with `shell-agent-lab sessions list`", EXIT_NOT_FOUND)
     ids = ", ".join(s.id for s in matches[:5])
-    raise _CommandError(f"{text!r} matches {len(matches)} sessions ({ids}); give the full id",
-                        EXIT_NOT_FOUND)
-
-
-def _iso(value: Any) -> Any:
-    return value.isoformat() if hasattr(value, "isoformat") else value
-
-
-def _session_json(session: Any) -> dict[str, Any]:
-    return {
-        "id": session.id, "title": session.title, "notebook_path": session.notebook_path,
-        "private": session.private, "profile": session.profile,
-        "title_locked": session.title_locked,
-        "created_at": _iso(session.created_at), "updated_at": _iso(session.updated_at),
-    }
+    raise CommandError(f"{text!r} matches {len(matches)} sessions ({ids}); give the full id",
+                       EXIT_NOT_FOUND)
 
 
 def _tables(db: Path) -> list[dict[str, Any]] | str:
@@ -96,7 +69,7 @@ def _show(store: Any, args: argparse.Namespace, out: TextIO) -> int:
     })
     if args.records:
         body["last_records"] = [
-            {"seq": r.seq, "role": r.role, "content": r.content, "created_at": _iso(r.created_at)}
+            {"seq": r.seq, "role": r.role, "content": r.content, "created_at": iso(r.created_at)}
             for r in records[-args.records:]]
     if args.json:
         json.dump(body, out, indent=2, ensure_ascii=False)
@@ -126,7 +99,7 @@ def _rename(store: Any, args: argparse.Namespace, out: TextIO) -> int:
     try:
         renamed = store.rename_session(session.id, args.title)
     except ValidationError as exc:
-        raise _CommandError(str(exc), EXIT_REFUSED) from exc
+        raise CommandError(str(exc), EXIT_REFUSED) from exc
     if args.json:
         json.dump(_session_json(renamed), out, indent=2, ensure_ascii=False)
         out.write("\n")
@@ -143,7 +116,7 @@ def _export(store: Any, args: argparse.Namespace, out: TextIO) -> int:
         result = export_session(store, session.id, args.path, overwrite=args.overwrite)
     except BundleExportError as exc:
         code = EXIT_REFUSED if "already exists" in str(exc) else EXIT_FAILED
-        raise _CommandError(str(exc), code) from exc
+        raise CommandError(str(exc), code) from exc
     if args.json:
         body = {k: (str(v) if isinstance(v, Path) else v) for k, v in result.__dict__.items()}
         json.dump(body, out, indent=2)
@@ -161,7 +134,7 @@ def _import(store: Any, args: argparse.Namespace, out: TextIO) -> int:
     try:
         result = import_session(store, args.path)
     except BundleError as exc:
-        raise _CommandError(f"{exc}", EXIT_REFUSED) from exc
+        raise CommandError(f"{exc}", EXIT_REFUSED) from exc
     session = result.session
     if args.json:
         body = _session_json(session)
@@ -178,30 +151,6 @@ def _import(store: Any, args: argparse.Namespace, out: TextIO) -> int:
     return EXIT_OK
 
 
-def _runner(handler: Callable[[Any, argparse.Namespace, TextIO], int]) -> Callable[..., int]:
-    def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-        from ..store.errors import StoreError
-
-        out = out or sys.stdout
-        err = err or sys.stderr
-        try:
-            store = open_store()
-        except StoreError as exc:
-            err.write(f"error: {exc}\n")
-            return EXIT_FAILED
-        try:
-            return handler(store, args, out)
-        except _CommandError as exc:
-            err.write(f"error: {exc}\n")
-            return exc.code
-        except StoreError as exc:
-            err.write(f"error: {exc}\n")
-            return EXIT_NOT_FOUND if exc.__class__.__name__ == "NotFoundError" else EXIT_FAILED
-        finally:
-            store.close()
-    return run
-
-
 def register(sessions: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add ``show``, ``rename``, ``export`` and ``import`` to the ``sessions`` command group."""
     p = sessions.add_parser("show", help="one session: ids, counts, tables",
@@ -209,13 +158,13 @@ def register(sessions: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
     p.add_argument("session", help="session id, unique id prefix, or exact title")
     p.add_argument("--records", type=int, default=0, metavar="N", help="also print the last N records")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_runner(_show))
+    p.set_defaults(func=with_store(_show))
 
     p = sessions.add_parser("rename", help="rename a session (automatic titles never override it)")
     p.add_argument("session", help="session id, unique id prefix, or exact title")
     p.add_argument("title", help="the new title")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_runner(_rename))
+    p.set_defaults(func=with_store(_rename))
 
     p = sessions.add_parser("export", help="write a session to a .shellagent bundle",
                             description="Export a session with its records, memory, findings, "
@@ -225,11 +174,11 @@ def register(sessions: "argparse._SubParsersAction[argparse.ArgumentParser]") ->
                    help="file or directory (default: <title>-YYYYMMDD-HHMMSS.shellagent here)")
     p.add_argument("--overwrite", action="store_true", help="replace an existing file")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_runner(_export))
+    p.set_defaults(func=with_store(_export))
 
     p = sessions.add_parser("import", help="add a session from a .shellagent bundle",
                             description="Import a bundle as a new session (fresh ids). A bundle "
                                         "that fails any check is refused and nothing is written.")
     p.add_argument("path", help="the .shellagent file")
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.set_defaults(func=_runner(_import))
+    p.set_defaults(func=with_store(_import))

@@ -16,6 +16,7 @@ def session_json(session: Any) -> dict[str, Any]:
         "private": session.private,
         "notebook_path": session.notebook_path,
         "profile": session.profile,
+        "title_locked": session.title_locked,
         "created_at": iso(session.created_at),
         "updated_at": iso(session.updated_at),
     }
@@ -42,7 +43,10 @@ def _delete(store: Any, args: argparse.Namespace, out: TextIO) -> int:
 
         raise NotFoundError(f"no session {args.session!r}; list them with `shell-agent-lab sessions list`")
     store.delete_session(session.id)
-    out.write(f"deleted session {session.id} ({session.title})\n")
+    if args.json:
+        print_json(out, {**session_json(session), "deleted": True})
+    else:
+        out.write(f"deleted session {session.id} ({session.title})\n")
     return EXIT_OK
 
 
@@ -59,6 +63,7 @@ def register(top: "argparse._SubParsersAction") -> tuple[str, "argparse._SubPars
     p = sub.add_parser("delete", help="delete a session and everything it owns",
                        description="Delete a session: its records, memory, findings, summaries, "
                                    "objects and analysis database.")
-    p.add_argument("session", metavar="ID", help="the session id")
+    p.add_argument("session", metavar="ID", help="the full session id")
+    p.add_argument("--json", action="store_true", help="print the deleted session as JSON")
     p.set_defaults(func=with_store(_delete))
     return "sessions", sub
