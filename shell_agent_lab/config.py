@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from traitlets import Bool, Dict, Enum, Int, List, TraitError, Unicode, validate
+from traitlets import Bool, Dict, Enum, Float, Int, List, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
 from .tools.registry import canonical_tool_name
@@ -70,6 +70,9 @@ class ShellAgent(Configurable):
                             '"timeout": 30}}; a profile may add its own under "mcp_servers".')
     max_context_tokens = Int(None, allow_none=True, config=True,
                              help="Context budget in tokens; None uses the backend's default.")
+    run_python_timeout = Float(120.0, allow_none=True, config=True,
+                               help="Seconds code approved for run_python may run before it is interrupted; "
+                                    "None or 0 for no limit (Stop still interrupts it).")
 
     # -- validation: bad values are refused with one actionable line --------------------------
     @validate("data_dir")
@@ -93,6 +96,13 @@ class ShellAgent(Configurable):
         value = proposal["value"]
         if value < 1:
             raise TraitError(f"ShellAgent.{proposal['trait'].name} must be a positive number, got {value}")
+        return value
+
+    @validate("run_python_timeout")
+    def _check_run_python_timeout(self, proposal: Any) -> float | None:
+        value = proposal["value"]
+        if value is not None and value < 0:
+            raise TraitError(f"ShellAgent.run_python_timeout must be a number of seconds (or None), got {value}")
         return value
 
     @validate("max_context_tokens")

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ._workdir import ensure_work_dir
 from .registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 
 __all__ = ["ScriptTool", "parse_script_header", "load_script_tools", "run_script",
@@ -182,9 +183,7 @@ def _handler_for(script: ScriptTool):
         unknown = sorted(set(args) - expected)
         if unknown:
             raise ToolError(f"unknown argument(s): {', '.join(unknown)}")
-        work_dir = Path(ctx.work_dir) if ctx.work_dir else None
-        if work_dir is not None:
-            work_dir.mkdir(parents=True, exist_ok=True)
+        work_dir = ensure_work_dir(ctx.work_dir) if ctx.work_dir else None
         code, output, timed_out = run_script(script.path, args, timeout=script.timeout,
                                              work_dir=work_dir, cancel=ctx.cancel)
         if timed_out:

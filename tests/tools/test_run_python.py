@@ -1,12 +1,19 @@
 """run_python: runs approved code in the namespace, captures and caps output, or hands it over as a cell."""
 from __future__ import annotations
 
+import io
+import stat
+import sys
+import threading
 from types import SimpleNamespace
 
 import pytest
+from traitlets import TraitError
 
+from shell_agent_lab.config import ShellAgent
+from shell_agent_lab.tools import run_python
 from shell_agent_lab.tools.registry import ToolContext, ToolError
-from shell_agent_lab.tools.run_python import execute_code, run_python_tool
+from shell_agent_lab.tools.run_python import ThreadRoutedStream, execute_code, run_python_tool
 
 
 def test_descriptor_is_execute_and_asks_first():
@@ -52,3 +59,158 @@ def test_needs_a_namespace_and_code():
         run_python_tool().handler(ToolContext("s"), {"code": "1"})
     with pytest.raises(ToolError, match="non-empty"):
         run_python_tool().handler(ToolContext("s", namespace={}), {"code": "  "})
+
+
+# ---- the work directory ------------------------------------------------------------------------
+
+def test_work_dir_is_created_private_and_writable(tmp_path):
+    work = tmp_path / "sessions" / "s1" / "work"
+    ns: dict = {}
+    result = run_python_tool().handler(ToolContext("s1", namespace=ns, work_dir=work), {
+        "code": "import pathlib\npathlib.Path(WORK_DIR, 'out.txt').write_text('hi')\nWORK_DIR"})
+    assert (work / "out.txt").read_text() == "hi"
+    assert stat.S_IMODE(work.stat().st_mode) == 0o700
+    assert result.content == str(work)
+
+
+def test_work_dir_follows_the_current_session(tmp_path):
+    ns: dict = {}
+    tool = run_python_tool()
+    tool.handler(ToolContext("s1", namespace=ns, work_dir=tmp_path / "s1" / "work"), {"code": "a = WORK_DIR"})
+    tool.handler(ToolContext("s2", namespace=ns, work_dir=tmp_path / "s2" / "work"), {"code": "b = WORK_DIR"})
+    assert ns["a"] == str(tmp_path / "s1" / "work")
+    assert ns["b"] == ns["WORK_DIR"] == str(tmp_path / "s2" / "work")
+    assert (tmp_path / "s2" / "work").is_dir()
+
+
+def test_work_dir_that_cannot_be_created_is_one_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(ToolError, match="cannot create the session's work directory"):
+        run_python_tool().handler(ToolContext("s", namespace={}, work_dir=blocker / "work"), {"code": "1"})
+
+
+def test_ipython_underscore_is_left_alone():
+    ns = {"_": "the user's last result"}
+    out, ok = execute_code("6 * 7", ns)
+    assert ok and out == "42"
+    assert ns["_"] == "the user's last result"
+
+
+# ---- output capture is per thread --------------------------------------------------------------
+
+def test_output_of_other_threads_is_not_captured_and_agent_output_does_not_leak(capsys):
+    ready, go = threading.Event(), threading.Event()
+    ns = {"ready": ready, "go": go}
+    box: dict = {}
+    worker = threading.Thread(target=lambda: box.update(result=execute_code(
+        "print('agent one')\nimport sys\nsys.stderr.write('agent err\\n')\nready.set()\ngo.wait(30)\n"
+        "print('agent two')", ns)))
+    worker.start()
+    assert ready.wait(30)
+    print("from the cell")                      # the main thread, while the agent's code runs
+    sys.stderr.write("cell err\n")
+    go.set()
+    worker.join(30)
+    out, ok = box["result"]
+    assert ok
+    assert out.splitlines() == ["agent one", "agent err", "agent two"]
+    seen = capsys.readouterr()
+    assert "from the cell" in seen.out and "agent" not in seen.out
+    assert "cell err" in seen.err and "agent" not in seen.err
+
+
+def test_routing_wrapper_passes_other_attributes_through():
+    run_python.execute_code("1", {})
+    assert isinstance(sys.stdout, ThreadRoutedStream)
+    inner = sys.stdout.wrapped
+    assert sys.stdout.writable() == inner.writable()
+    assert getattr(sys.stdout, "encoding", None) == getattr(inner, "encoding", None)
+
+
+def test_a_replaced_stdout_is_wrapped_again():
+    sink = io.StringIO()
+    old = sys.stdout
+    sys.stdout = sink
+    try:
+        out, ok = execute_code("print('captured')", {})
+        assert isinstance(sys.stdout, ThreadRoutedStream) and sys.stdout.wrapped is sink
+        print("not captured")
+    finally:
+        sys.stdout = old
+    assert ok and out == "captured"
+    assert sink.getvalue() == "not captured\n"
+
+
+# ---- time limit and Stop -----------------------------------------------------------------------
+
+LOOP = ("import time\nstate['started'] = True\nstarted.set()\ntry:\n    while True:\n"
+        "        state['spins'] += 1\n        time.sleep(0.01)\nexcept KeyboardInterrupt:\n"
+        "    state['interrupted'] = True\n    raise\n")
+
+
+def _loop_namespace():
+    return {"state": {"spins": 0}, "started": threading.Event()}
+
+
+def test_code_running_past_the_time_limit_is_interrupted():
+    ns = _loop_namespace()
+    settings = ShellAgent(run_python_timeout=0.3)
+    with pytest.raises(ToolError) as info:
+        run_python_tool().handler(ToolContext("s", namespace=ns, settings=settings), {"code": LOOP})
+    message = str(info.value)
+    assert "0.3 s limit" in message and "run_python_timeout" in message and "KeyboardInterrupt" in message
+    assert ns["state"]["interrupted"] is True
+    assert not run_python.running()
+    out, ok = execute_code("1 + 1", ns)       # the kernel is usable again
+    assert ok and out == "2"
+
+
+def test_stop_interrupts_running_code():
+    ns = _loop_namespace()
+    cancel = threading.Event()
+    box: dict = {}
+
+    def run():
+        try:
+            run_python_tool().handler(ToolContext("s", namespace=ns, cancel=cancel,
+                                                  settings=ShellAgent(run_python_timeout=None)), {"code": LOOP})
+        except ToolError as exc:
+            box["error"] = str(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    assert ns["started"].wait(30)
+    cancel.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    assert "the user stopped it" in box["error"]
+    assert ns["state"]["interrupted"] is True
+
+
+def test_code_stuck_in_a_blocking_call_is_left_behind_and_reported(monkeypatch):
+    monkeypatch.setattr(run_python, "STOP_GRACE", 0.2)
+    release = threading.Event()
+    ns = {"started": threading.Event(), "release": release, "state": {}}
+    code = "started.set()\nrelease.wait()\nstate['after'] = True"   # Event.wait blocks in C
+    with pytest.raises(ToolError, match="did not stop") as info:
+        run_python_tool().handler(ToolContext("s", namespace=ns, settings=ShellAgent(run_python_timeout=0.2)),
+                                  {"code": code})
+    assert "keeps running in the kernel" in str(info.value)
+    assert run_python.running()
+    out, ok = execute_code("1", {})
+    assert not ok and "did not stop when interrupted" in out
+    release.set()                       # the blocking call returns; the pending interrupt ends it
+    for _ in range(600):
+        if not run_python.running():
+            break
+        threading.Event().wait(0.05)
+    assert not run_python.running()
+    assert "after" not in ns["state"]
+    assert execute_code("2", {}) == ("2", True)
+
+
+def test_timeout_setting_is_validated():
+    with pytest.raises(TraitError, match="run_python_timeout"):
+        ShellAgent(run_python_timeout=-1)
+    assert ShellAgent().run_python_timeout == run_python.DEFAULT_TIMEOUT
