@@ -170,16 +170,22 @@ def m002_memory_suggestions(db: sqlite3.Connection) -> None:
 def m003_memory_signatures(db: sqlite3.Connection) -> None:
     """Cache each fact's similarity tokens and protected-token signature, so near-duplicate
     lookup never re-tokenises stored facts."""
-    from .similarity import signature
-
     db.execute("ALTER TABLE memory ADD COLUMN sim_tokens TEXT NOT NULL DEFAULT ''")
     db.execute("ALTER TABLE memory ADD COLUMN signature TEXT NOT NULL DEFAULT ''")
+    _reindex_memory(db)
+
+
+def _reindex_memory(db: sqlite3.Connection) -> None:
+    """Recompute every memory row's similarity tokens and signature with the current rules."""
+    from .similarity import signature
+
     rows = db.execute("SELECT id, fact FROM memory").fetchall()
     for entry_id, fact in rows:
         sig = signature(fact)
+        tokens = sorted(sig.tokens)
         db.execute(
-            "UPDATE memory SET sim_tokens = ?, signature = ? WHERE id = ?",
-            (" ".join(sorted(sig.tokens)), sig.dumps(), entry_id),
+            "UPDATE memory SET token_count = ?, sim_tokens = ?, signature = ? WHERE id = ?",
+            (len(tokens), " ".join(tokens), sig.dumps(), entry_id),
         )
 
 
@@ -240,6 +246,13 @@ def m004_memory_change_tracking(db: sqlite3.Connection) -> None:
         DROP TABLE memory_tokens;
         """,
     )
+
+
+@migration
+def m005_reindex_memory_signatures(db: sqlite3.Connection) -> None:
+    """Signatures gained contrast classes and lexicon places; similarity tokens now read spelled-out
+    numbers as digits and "doesn't" as "does not". Recompute both for every stored fact."""
+    _reindex_memory(db)
 
 
 def migrate(db: sqlite3.Connection) -> int:

@@ -74,8 +74,11 @@ class ScopeTokens:
         return [(-s, i) for s, i in scored]
 
     def containing_all(self, tokens: frozenset[str]) -> set[int]:
-        sets = [self.postings.get(t, set()) for t in tokens]
-        return set.intersection(*sets) if sets else set()
+        """Ids of the entries holding every one of ``tokens`` (rarest posting list first)."""
+        sets = sorted((self.postings.get(t, set()) for t in tokens), key=len)
+        if not sets or not sets[0]:
+            return set()
+        return sets[0].intersection(*sets[1:])
 
 
 class TokenCache:

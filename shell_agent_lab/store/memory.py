@@ -1,8 +1,9 @@
 """Global Memory and Session Memory: one table, two scopes, the same lifecycle.
 
-``add`` consolidates: an exact, normalised or near-duplicate fact (protected tokens agreeing,
-Jaccard ≥ 0.5) *touches* the existing entry instead of adding one. A fact that reverses an older
-one supersedes it: the old row stays for history, marked ``superseded_by``, and is neither
+``add`` consolidates: an exact, normalised or near-duplicate fact (protected tokens agreeing, no
+contrast class contradicted, Jaccard ≥ 0.5) *touches* the existing entry instead of adding one. A
+fact that reverses an older one — explicitly ("no longer …") or by flipping its polarity ("with"
+→ "without", "always" → "never", "enable" → "disable") — supersedes it: the old row stays for history, marked ``superseded_by``, and is neither
 rendered nor listed by default. Over the cap, one entry is evicted in lifecycle order.
 """
 from __future__ import annotations
@@ -194,12 +195,27 @@ class _MemoryCore:
         return entry_id
 
     def _supersede(self, conn: sqlite3.Connection, scope: str, new_id: int, fact: str) -> list[int]:
-        obj = similarity.reversed_object(fact)
-        if not obj:
-            return []
+        """Mark the current entries ``fact`` reverses as superseded by ``new_id``.
+
+        Candidates: entries holding every token of the object an explicit reversal names, and
+        entries with exactly the new fact's topic tokens (a polarity flip can only be one of
+        those); :func:`similarity.supersedes` decides.
+        """
         cached = self._tokens.sync(conn, scope)
+        candidates: set[int] = set()
+        obj = similarity.reversed_object(fact)
+        if obj:
+            candidates |= cached.containing_all(obj)
+        else:
+            topic = similarity.topic_tokens(fact)
+            if topic:
+                candidates |= {
+                    entry_id for entry_id in cached.containing_all(topic)
+                    if similarity.polarity_free(cached.tokens[entry_id]) == topic
+                }
+        candidates.discard(new_id)
         old_ids = []
-        for entry_id in sorted(cached.containing_all(obj) - {new_id}):
+        for entry_id in sorted(candidates):
             row = conn.execute(
                 "SELECT fact FROM memory WHERE id = ? AND superseded_by IS NULL", (entry_id,)
             ).fetchone()

@@ -2,14 +2,19 @@
 
 Two facts merge only when
 
-1. their *protected tokens* agree — numbers (with ``%``), negation, statistics words,
-   identifiers/columns and proper nouns/places — so "Revenue grew 12% in Q3" never swallows
-   "Revenue grew 21% in Q3", and
-2. the Jaccard score of their *similarity tokens* (lower-cased words, stop words dropped,
+1. their *protected tokens* agree — numbers (with ``%``; spelled-out numbers, ordinals and
+   multipliers read as digits), negation, statistics words, identifiers/columns, proper nouns and
+   places (capitalised or from a lexicon of countries, US states and regions) — so "Revenue grew
+   12% in Q3" never swallows "Revenue grew 21% in Q3" nor "germany" swallows "france";
+2. they take no opposite sides in a *contrast class* (grew / fell, before / after, new /
+   returning, with / without, … see :mod:`._lexicon`), nor does one carry a word that the other
+   carries with a negating prefix (valid / invalid); and
+3. the Jaccard score of their *similarity tokens* (lower-cased words, stop words dropped,
    light stemming, CJK runs split into trigrams) is at least the threshold.
 
-A fact that reverses an older one ("User no longer prefers seaborn; use plotly") *supersedes*
-it instead of merging with it: see :func:`supersedes`.
+A fact that reverses an older one ("User no longer prefers seaborn; use plotly", or the same
+statement with its polarity flipped: "with a log scale" → "without a log scale") *supersedes* it
+instead of merging with it: see :func:`supersedes`.
 """
 from __future__ import annotations
 
@@ -17,7 +22,10 @@ import json
 import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Iterable
+
+from . import _lexicon
 
 __all__ = [
     "CONSOLIDATION_THRESHOLD",
@@ -26,14 +34,18 @@ __all__ = [
     "similarity_tokens",
     "jaccard",
     "normalize",
+    "canonical_text",
     "protected_tokens",
     "Protected",
     "protected_agree",
+    "contrast_conflict",
     "is_duplicate",
     "Signature",
     "signature",
     "signatures_agree",
     "reversed_object",
+    "topic_tokens",
+    "polarity_free",
     "supersedes",
 ]
 
@@ -52,7 +64,12 @@ _STOPWORDS = frozenset(
     about which who whom what when where while some any all each every other more most less
     """.split()
 )
-_NEGATIONS = frozenset("not no never none nor without cannot neither nobody nothing".split())
+_NEGATIONS = frozenset(
+    "not no never none nor without cannot neither nobody nothing non "
+    "dislike dislikes disliked hate hates hated avoid avoids avoided avoiding".split()
+)
+# negation proper, for polarity: "without" is the off side of the toggle class instead
+_CORE_NEGATIONS = _NEGATIONS - {"without"}
 _STATISTICS = {
     "mean": "mean", "average": "mean", "avg": "mean", "averages": "mean", "means": "mean",
     "median": "median", "medians": "median", "mode": "mode",
@@ -67,6 +84,8 @@ _PLACE_WORDS = frozenset(
     "north south east west northeast northwest southeast southwest northern southern eastern "
     "western central domestic international emea apac latam".split()
 )
+# a word and the same word behind one of these prefixes say opposite things (valid / invalid)
+_NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "dis", "non")
 
 _CJK_RANGES = (
     (0x3000, 0x303F), (0x3040, 0x309F), (0x30A0, 0x30FF), (0x3400, 0x4DBF),
@@ -117,14 +136,175 @@ def _stem(word: str) -> str:
     return word
 
 
+# --- canonical text: contractions expanded, numbers as digits --------------------------------
+
+_CONTRACTION = re.compile(r"\b(\w+)n[’']t\b", re.IGNORECASE)
+_CONTRACTION_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+_OFF_PEAK = re.compile(r"\boff[\s-]*peak\b", re.IGNORECASE)
+
+
+def _expand(text: str) -> str:
+    """``doesn't`` → ``does not``, ``can't`` → ``can not``; ``off-peak`` → ``offpeak``."""
+    if "'" in text or "’" in text:
+        text = _CONTRACTION.sub(
+            lambda m: _CONTRACTION_STEMS.get(m.group(1).lower(), m.group(1)) + " not", text
+        )
+    if "peak" in text.lower():
+        text = _OFF_PEAK.sub("offpeak", text)
+    return text
+
+
+_A_SCALE = re.compile(r"\ban?\s+(hundred|thousand|million|billion|trillion|dozen)\b", re.IGNORECASE)
+_DIGITS_SCALE = re.compile(
+    r"(?<![\w.,])(\d+(?:\.\d+)?)[\s-]*(hundred|thousand|million|billion|trillion|dozen)\b",
+    re.IGNORECASE,
+)
+_PERCENT_WORD = re.compile(r"(\d)\s*(?:percent|per\s+cent|pct)\b", re.IGNORECASE)
+_ALPHA_WORD = re.compile(r"[A-Za-z]+")
+_RUN_GAP = re.compile(r"[ \t]*-[ \t]*|[ \t]+")
+# "one" after these is a pronoun ("the one", "no one"); "second" after these is a unit of time
+_NOT_NUMBER_ONE = frozenset("no any every some each the this that which another".split())
+_NOT_ORDINAL_SECOND = frozenset("per a an each every one split half nano milli micro".split())
+_NUMBER_VOCAB = frozenset(
+    set(_lexicon.UNITS) | set(_lexicon.TENS) | set(_lexicon.SCALES) | set(_lexicon.ORDINALS)
+    | set(_lexicon.MULTIPLIERS)
+)
+
+
+def _decimal_text(value: Decimal) -> str:
+    if value == value.to_integral_value():
+        return str(int(value))
+    return format(value.normalize(), "f")
+
+
+def _ordinal_text(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _number_run(words: list[str]) -> tuple[int, int | None, bool]:
+    """Read the longest well-formed number phrase at the start of ``words`` (lower case).
+
+    Returns ``(words used, value, ordinal)``; ``(0, None, False)`` when there is none.
+    """
+    total = current = 0
+    used = 0
+    prev = "start"  # start | unit | tens | scale | and
+    last_scale = 10**15
+    for i, word in enumerate(words):
+        if word == "and":
+            if prev != "scale" or i + 1 >= len(words):
+                break
+            nxt = words[i + 1]
+            if nxt not in _lexicon.UNITS and nxt not in _lexicon.TENS and nxt not in _lexicon.ORDINALS:
+                break
+            prev = "and"
+            continue
+        if word in _lexicon.UNITS:
+            if prev == "unit" or (prev == "tens" and not 1 <= _lexicon.UNITS[word] <= 9):
+                break
+            if word == "zero" and prev != "start":
+                break
+            current += _lexicon.UNITS[word]
+            prev, used = "unit", i + 1
+        elif word in _lexicon.TENS:
+            if prev in ("unit", "tens"):
+                break
+            current += _lexicon.TENS[word]
+            prev, used = "tens", i + 1
+        elif word in _lexicon.SCALES:
+            scale = _lexicon.SCALES[word]
+            if prev == "and" or (prev == "scale" and scale <= last_scale and word != "hundred"):
+                break
+            if scale in (100, 12):
+                current = (current or 1) * scale
+            else:
+                total += (current or 1) * scale
+                current = 0
+            last_scale = scale
+            prev, used = "scale", i + 1
+        elif word in _lexicon.ORDINALS:
+            value = _lexicon.ORDINALS[word]
+            if (prev == "unit" and value < 100) or (prev == "tens" and 9 < value < 100):
+                break
+            if value >= 1000:
+                total += (current or 1) * value
+                current = 0
+            elif value == 100:
+                current = (current or 1) * value
+            else:
+                current += value
+            return i + 1, total + current, True
+        else:
+            break
+    if not used:
+        return 0, None, False
+    return used, total + current, False
+
+
+def _spell_numbers(text: str) -> str:
+    """Spelled-out numbers, ordinals and multipliers as digits: "twelve percent" → "12%",
+    "twenty-first" → "21st", "doubled" → "2x", "3.5 million" → "3500000"."""
+    lowered = text.lower()
+    if not any(w in _NUMBER_VOCAB for w in _ALPHA_WORD.findall(lowered)):
+        return _PERCENT_WORD.sub(r"\1%", text) if "p" in lowered else text
+    text = _A_SCALE.sub(r"one \1", text)
+    text = _DIGITS_SCALE.sub(
+        lambda m: _decimal_text(Decimal(m.group(1)) * _lexicon.SCALES[m.group(2).lower()]), text
+    )
+    matches = list(_ALPHA_WORD.finditer(text))
+    out: list[str] = []
+    pos = i = 0
+    while i < len(matches):
+        m = matches[i]
+        word = m.group(0).lower()
+        if word in _lexicon.MULTIPLIERS:
+            out.append(text[pos : m.start()] + _lexicon.MULTIPLIERS[word] + "x")
+            pos, i = m.end(), i + 1
+            continue
+        if word not in _NUMBER_VOCAB:
+            i += 1
+            continue
+        # the words joined to this one by blanks or a hyphen only
+        run = [word]
+        j = i + 1
+        while j < len(matches) and _RUN_GAP.fullmatch(text[matches[j - 1].end() : matches[j].start()]):
+            nxt = matches[j].group(0).lower()
+            if nxt not in _NUMBER_VOCAB and nxt != "and":
+                break
+            run.append(nxt)
+            j += 1
+        used, value, ordinal = _number_run(run)
+        before = matches[i - 1].group(0).lower() if i else ""
+        digit_before = bool(re.search(r"\d\s*$", text[pos : m.start()]))
+        if used == 1 and word == "one" and before in _NOT_NUMBER_ONE:
+            used = 0
+        if used == 1 and word == "second" and (before in _NOT_ORDINAL_SECOND or digit_before):
+            used = 0
+        if not used or value is None:
+            i += 1
+            continue
+        end = matches[i + used - 1].end()
+        out.append(text[pos : m.start()] + (_ordinal_text(value) if ordinal else str(value)))
+        pos, i = end, i + used
+    out.append(text[pos:])
+    return _PERCENT_WORD.sub(r"\1%", "".join(out))
+
+
+def canonical_text(text: str) -> str:
+    """``text`` with contractions expanded and numbers written as digits (case kept)."""
+    return _spell_numbers(_expand(text))
+
+
 def similarity_tokens(text: str) -> frozenset[str]:
     """Tokens compared for merging: stop words dropped, stems, CJK trigrams.
 
-    Falls back to the plain :func:`token_set` when nothing else is left, so two facts made
-    only of stop words can still be recognised as the same.
+    Numbers are read as digits first ("twelve" and "12" are one token). Falls back to the plain
+    :func:`token_set` when nothing else is left, so two facts made only of stop words can still
+    be recognised as the same.
     """
     out: set[str] = set()
-    raw = token_set(_THOUSANDS.sub("", text))
+    raw = token_set(_THOUSANDS.sub("", canonical_text(text)))
     for tok in raw:
         if any(_is_cjk(ch) for ch in tok):
             if len(tok) <= 3:
@@ -148,23 +328,36 @@ def normalize(text: str) -> str:
 # --- protected tokens -------------------------------------------------------------------------
 
 _NUMBER = re.compile(
-    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(\s*(?:%|percent\b|pct\b)|[kKmMbB]\b)?"
+    r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)"
+    r"(\s*(?:%|percent\b|pct\b)|[kKmMbB]\b|[x×]\b|(?:st|nd|rd|th)\b)?"
 )
 _WORD = re.compile(r"[^\W\d_][\w'’-]*|\d\w*")
 _IDENTIFIER = re.compile(r"`([^`]+)`|\b([A-Za-z_][A-Za-z0-9_]*)\b")
 _CONTRACTED_NOT = re.compile(r"\w+n[’']t\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?:;]\s*$")
+_MULTIWORD_PLACE = re.compile(
+    r"\b(?:" + "|".join(
+        re.escape(p).replace(r"\ ", r"\s+")
+        for p in sorted(_lexicon.MULTIWORD_PLACES, key=len, reverse=True)
+    ) + r")\b"
+)
 
 
 @dataclass(frozen=True)
 class Protected:
-    """The tokens that must agree before two texts may merge."""
+    """The tokens that must agree before two texts may merge.
+
+    ``contrasts`` holds ``"class:pole"`` for every contrast-class word in the text; ``places``
+    the canonical names of the lexicon places it mentions.
+    """
 
     numbers: frozenset[str]
     negated: bool
     statistics: frozenset[str]
     identifiers: frozenset[str]
     names: frozenset[str]
+    contrasts: frozenset[str] = frozenset()
+    places: frozenset[str] = frozenset()
 
 
 def _norm_number(digits: str, suffix: str | None) -> str:
@@ -174,19 +367,48 @@ def _norm_number(digits: str, suffix: str | None) -> str:
     unit = ""
     if suffix:
         s = suffix.strip().lower()
-        unit = "%" if s in ("%", "percent", "pct") else s
+        if s in ("%", "percent", "pct"):
+            unit = "%"
+        elif s in ("x", "×"):
+            unit = "x"
+        elif s in ("st", "nd", "rd", "th"):
+            unit = "th"
+        else:
+            unit = s
     return value + unit
 
 
+def _places_and_contrasts(expanded: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Lexicon places and contrast poles of ``expanded`` (numbers still spelled out)."""
+    lowered = _NON_ALNUM.sub(" ", expanded.lower())
+    places: set[str] = set()
+
+    def _take(m: re.Match) -> str:
+        places.add(_lexicon.MULTIWORD_PLACES[" ".join(m.group(0).split())])
+        return " "
+
+    lowered = _MULTIWORD_PLACE.sub(_take, lowered)
+    contrasts: set[str] = set()
+    for word in token_set(lowered):
+        place = _lexicon.PLACES.get(word)
+        if place is not None:
+            places.add(place)
+        for cls, pole in _lexicon.CONTRAST_OF.get(word, ()):
+            contrasts.add(f"{cls}:{pole}")
+    return frozenset(places), frozenset(contrasts)
+
+
 def protected_tokens(text: str) -> Protected:
-    """Extract numbers, negation, statistics, identifiers and names from ``text``."""
-    numbers = frozenset(_norm_number(m.group(1), m.group(2)) for m in _NUMBER.finditer(text))
-    words = token_set(text)
+    """Extract numbers, negation, statistics, identifiers, names, places and contrasts."""
+    expanded = _expand(text)
+    canon = _spell_numbers(expanded)
+    numbers = frozenset(_norm_number(m.group(1), m.group(2)) for m in _NUMBER.finditer(canon))
+    words = token_set(canon)
     negated = bool(words & _NEGATIONS) or bool(_CONTRACTED_NOT.search(text))
     stats = frozenset(_STATISTICS[w] for w in words if w in _STATISTICS)
 
     identifiers: set[str] = set()
-    for m in _IDENTIFIER.finditer(text):
+    for m in _IDENTIFIER.finditer(canon):
         if m.group(1) is not None:
             identifiers.add(m.group(1).strip().lower())
             continue
@@ -196,7 +418,7 @@ def protected_tokens(text: str) -> Protected:
         elif re.search(r"[a-z][A-Z]", word):
             identifiers.add(word.lower())
 
-    names: set[str] = set(w for w in words if w in _PLACE_WORDS)
+    names: set[str] = set(w for w in token_set(text) if w in _PLACE_WORDS)
     previous_end = 0
     first = True
     for m in _WORD.finditer(text):
@@ -212,13 +434,55 @@ def protected_tokens(text: str) -> Protected:
             continue
         if (len(word) >= 2 and word.isupper()) or (word[0].isupper() and not sentence_start):
             names.update(token_set(lower))
-    return Protected(numbers, negated, stats, frozenset(identifiers), frozenset(names))
+    places, contrasts = _places_and_contrasts(expanded)
+    return Protected(numbers, negated, stats, frozenset(identifiers), frozenset(names),
+                     contrasts, places)
+
+
+def contrast_conflict(a: Iterable[str], b: Iterable[str], skip: frozenset[str] = frozenset()) -> bool:
+    """True when, in some contrast class both sides take a side in, they take different sides.
+
+    ``a`` and ``b`` are ``"class:pole"`` strings (:attr:`Protected.contrasts`); classes in
+    ``skip`` are ignored. A text that says nothing about a class does not contradict one that
+    does ("Revenue grew" vs "Revenue grew sharply"), but "grew" vs "fell", or "grew" vs "grew and
+    then fell", is a contradiction.
+    """
+    poles_a: dict[str, set[str]] = {}
+    for item in a:
+        cls, _, pole = item.partition(":")
+        poles_a.setdefault(cls, set()).add(pole)
+    if not poles_a:
+        return False
+    poles_b: dict[str, set[str]] = {}
+    for item in b:
+        cls, _, pole = item.partition(":")
+        if cls in poles_a:
+            poles_b.setdefault(cls, set()).add(pole)
+    return any(cls not in skip and poles_a[cls] != poles for cls, poles in poles_b.items())
+
+
+def _prefix_negated(words_a: frozenset[str], words_b: frozenset[str]) -> bool:
+    """One side has ``w``, the other ``un``/``in``/``dis``/``non``…+``w`` (valid / invalid)."""
+    only_a, only_b = words_a - words_b, words_b - words_a
+    if not only_a or not only_b:
+        return False
+    for longer, shorter in ((only_a, only_b), (only_b, only_a)):
+        for word in longer:
+            for prefix in _NEGATING_PREFIXES:
+                if word.startswith(prefix) and len(word) - len(prefix) >= 4 \
+                        and word[len(prefix):] in shorter:
+                    return True
+    return False
 
 
 def _agree(pa: Protected, words_a: frozenset[str], pb: Protected, words_b: frozenset[str]) -> bool:
     if pa.numbers != pb.numbers or pa.negated != pb.negated:
         return False
     if pa.statistics != pb.statistics or pa.identifiers != pb.identifiers:
+        return False
+    if pa.places != pb.places or contrast_conflict(pa.contrasts, pb.contrasts):
+        return False
+    if _prefix_negated(words_a, words_b):
         return False
     # a name written capitalised in one text must at least occur in the other
     return pa.names <= words_b and pb.names <= words_a
@@ -241,17 +505,19 @@ class Signature:
         p = self.protected
         return json.dumps(
             [sorted(self.words), sorted(p.numbers), p.negated, sorted(p.statistics),
-             sorted(p.identifiers), sorted(p.names)],
+             sorted(p.identifiers), sorted(p.names), sorted(p.contrasts), sorted(p.places)],
             ensure_ascii=False, separators=(",", ":"),
         )
 
     @classmethod
     def loads(cls, tokens: str, text: str) -> "Signature":
-        words, numbers, negated, stats, identifiers, names = json.loads(text)
+        fields = json.loads(text)
+        words, numbers, negated, stats, identifiers, names = fields[:6]
+        contrasts, places = fields[6:8] if len(fields) >= 8 else ([], [])
         return cls(
             frozenset(tokens.split()), frozenset(words),
             Protected(frozenset(numbers), bool(negated), frozenset(stats), frozenset(identifiers),
-                      frozenset(names)),
+                      frozenset(names), frozenset(contrasts), frozenset(places)),
         )
 
 
@@ -309,10 +575,64 @@ def reversed_object(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def supersedes(new: str, old: str) -> bool:
-    """True when ``new`` reverses ``old``: new names an object it no longer wants, and
-    everything in that object appears in ``old`` (which is not itself a reversal)."""
-    obj = reversed_object(new)
-    if not obj or reversed_object(old):
+_POLARITY_WORDS = frozenset(
+    _NEGATIONS | {"not", "t"} | set(_lexicon.CONTRASTS["toggle"]["on"])
+    | set(_lexicon.CONTRASTS["toggle"]["off"])
+)
+_POLARITY_TOKENS = frozenset(_POLARITY_WORDS | {_stem(w) for w in _POLARITY_WORDS})
+
+
+def polarity_free(tokens: Iterable[str]) -> frozenset[str]:
+    """Similarity tokens without negation and on/off words (with, without, enable, hide, …)."""
+    return frozenset(t for t in tokens if t not in _POLARITY_TOKENS)
+
+
+def topic_tokens(text: str) -> frozenset[str]:
+    """What ``text`` is about, whatever it says about it: :func:`similarity_tokens` minus
+    polarity words. "User wants charts with a log scale" and "… without a log scale" share it."""
+    return polarity_free(similarity_tokens(text))
+
+
+def _negative(text: str, p: Protected) -> bool | None:
+    """True for a negative statement ("never …", "without …", "disable …"), False for a
+    positive one, None when it has both on and off words and so no clear polarity."""
+    toggles = {c.partition(":")[2] for c in p.contrasts if c.startswith("toggle:")}
+    if toggles == {"on", "off"}:
+        return None
+    core = bool(token_set(canonical_text(text)) & _CORE_NEGATIONS) or bool(_CONTRACTED_NOT.search(text))
+    return core != (toggles == {"off"})
+
+
+def _polarity_flip(new: str, old: str) -> bool:
+    """``new`` says the opposite of ``old`` about the same topic, and nothing else differs."""
+    topic = topic_tokens(new)
+    if not topic or topic != topic_tokens(old):
         return False
-    return obj <= similarity_tokens(old)
+    pn, po = protected_tokens(new), protected_tokens(old)
+    neg_new, neg_old = _negative(new, pn), _negative(old, po)
+    if neg_new is None or neg_old is None or neg_new == neg_old:
+        return False
+    if (pn.numbers, pn.statistics, pn.identifiers, pn.places) != (
+        po.numbers, po.statistics, po.identifiers, po.places
+    ):
+        return False
+    if contrast_conflict(pn.contrasts, po.contrasts, skip=frozenset({"toggle"})):
+        return False
+    return pn.names <= token_set(old) and po.names <= token_set(new)
+
+
+def supersedes(new: str, old: str) -> bool:
+    """True when ``new`` reverses ``old`` (which is not itself a reversal), either
+
+    * explicitly — new names an object it no longer wants ("no longer …", "instead of …",
+      "switched from …") and everything in that object appears in ``old``; or
+    * by polarity — new is ``old`` with its polarity flipped ("with a log scale" → "without a
+      log scale", "always …" → "never …", "enable …" → "disable …", and back): the same topic
+      tokens, the same protected tokens, opposite negation or on/off side.
+    """
+    if reversed_object(old):
+        return False
+    obj = reversed_object(new)
+    if obj:
+        return obj <= similarity_tokens(old)
+    return _polarity_flip(new, old)
