@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Callable
 
 from ..llm.types import Message, ToolCall
 from ._text import time_marker, time_prefix
+from .anchors import split_anchors
 from .guard import wrap
 from .tokens import estimate_tokens
 
-__all__ = ["truncate_to_tokens", "render_record", "needs_marker", "tool_calls_of", "GAP"]
+__all__ = ["truncate_to_tokens", "render_record", "needs_marker", "tool_calls_of", "images_of", "GAP"]
 
 #: a pause longer than this between two records is marked with the time
 GAP = timedelta(minutes=30)
@@ -67,13 +68,35 @@ def tool_calls_of(record: Any) -> list[ToolCall]:
     return calls
 
 
-def render_record(record: Any, *, tag: str, tool_cap: int, marker: bool) -> Message:
-    """One record as a message: truncate tool output → wrap user/tool → time prefix → marker."""
+#: an image object id -> (mime type, bytes), or None when it cannot be shown
+ImageLoader = Callable[[str], "tuple[str, bytes] | None"]
+
+
+def images_of(content: str, load: ImageLoader) -> list[tuple[str, bytes]]:
+    """The pictures named by a user message's image anchors, in order (unloadable ones skipped)."""
+    return [p for p in map(load, split_anchors(content)[1]) if p is not None]
+
+
+def render_record(record: Any, *, tag: str, tool_cap: int, marker: bool,
+                  images: ImageLoader | None = None) -> Message:
+    """One record as a message: truncate tool output → wrap user/tool → time prefix → marker.
+
+    A user message's leading object anchors (see :mod:`.anchors`) stay outside the envelope;
+    with ``images``, each image anchor's picture rides along in ``Message.images``.
+    """
     role = record.role
     content = record.content or ""
+    pictures: list[tuple[str, bytes]] = []
     if role == "tool":
         content = truncate_to_tokens(content, tool_cap)
-    if role in ("user", "tool"):
+    if role == "user":
+        anchors, _, rest = split_anchors(content)
+        if images is not None:
+            pictures = images_of(content, images)
+        content = wrap(tag, rest)
+        if anchors:
+            content = "\n".join(anchors) + "\n" + content
+    elif role == "tool":
         content = wrap(tag, content)
     created = getattr(record, "created_at", None)
     if role == "user" and created is not None:
@@ -88,4 +111,4 @@ def render_record(record: Any, *, tag: str, tool_cap: int, marker: bool) -> Mess
         extra = meta.get("extra") if isinstance(meta, dict) else None
         return Message(role="assistant", content=content, tool_calls=tool_calls_of(record),
                        extra=dict(extra) if isinstance(extra, dict) else {})
-    return Message(role="user", content=content)
+    return Message(role="user", content=content, images=pictures)

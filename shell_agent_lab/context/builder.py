@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from ._history import (
     Older, SessionState, classify_older, is_placeholder, memory_signature, message_tokens,
     pair_tool_calls, window_start,
 )
-from ._render import needs_marker, render_record
+from ._render import ImageLoader, images_of, needs_marker, render_record
 from ._text import time_marker
 from .budget import Budget
 from .guard import SessionGuards, clean_reply, wrap
@@ -45,6 +46,9 @@ from .summaries import (
 from .tokens import estimate_tokens
 
 __all__ = ["Budget", "Built", "ContextBuilder"]
+
+log = logging.getLogger(__name__)
+
 
 @dataclass
 class Built:
@@ -108,6 +112,8 @@ class ContextBuilder:
         """System prompt and history within ``budget``.
 
         ``summarizer`` folds older records into cached summaries (``None``: they are elided);
+        it is the backend the request goes to, so when its capabilities include images, the
+        pictures that user messages in the raw window attached (image anchors) go along;
         ``notes`` are transient system messages appended last; ``data_schema`` is the tables'
         schema text, guard-wrapped into the system prompt (keep it byte-stable across turns).
         """
@@ -135,7 +141,7 @@ class ContextBuilder:
             summary = [Message(role="system", content="\n\n".join(blocks))] if blocks else []
             anchored = self._render_slice(cands.anchors, tag, budget.max_tool_result_tokens,
                                           anchors=True)
-            window = self._window_messages(state, start)
+            window = self._window_messages(state, start, self._image_loader(session_id, summarizer))
             extra = [Message(role="system", content=n) for n in notes if n]
             messages = [Message(role="system", content=system), *summary, *anchored, *window,
                         *extra]
@@ -237,9 +243,33 @@ class ContextBuilder:
             state.messages[key] = message
         return message
 
-    def _window_messages(self, state: SessionState, start: int) -> list[Message]:
-        out = [copy.copy(self._render(state, i, first=(i == start)))
-               for i in range(start, len(state.raw))]
+    def _image_loader(self, session_id: str, backend: Backend | None) -> ImageLoader | None:
+        """Reads this session's image objects, when ``backend`` can see images (else None)."""
+        capabilities = getattr(backend, "capabilities", None)
+        objects = getattr(self._store, "objects", None)
+        if not getattr(capabilities, "images", False) or objects is None:
+            return None
+
+        def load(object_id: str) -> tuple[str, bytes] | None:
+            try:
+                meta, data = objects.get(object_id)
+            except Exception:       # deleted since, or its file is gone: the anchor stays as text
+                log.info("image object %s is not available", object_id, exc_info=True)
+                return None
+            if meta.session_id != session_id or meta.type != "image" or not meta.mime_type.startswith("image/"):
+                return None
+            return meta.mime_type, data
+        return load
+
+    def _window_messages(self, state: SessionState, start: int,
+                         images: ImageLoader | None = None) -> list[Message]:
+        out = []
+        for i in range(start, len(state.raw)):
+            message = copy.copy(self._render(state, i, first=(i == start)))
+            if images is not None and message.role == "user":
+                # looked up per request (not cached with the render): a deleted image stops going out
+                message.images = images_of(state.raw[i].content or "", images)
+            out.append(message)
         if len(state.messages) > 4 * (len(out) + 64):
             keep = {(r.id, m) for r in state.raw[start:] for m in (True, False)}
             state.messages = {k: v for k, v in state.messages.items() if k in keep}

@@ -12,7 +12,7 @@ from typing import Callable, Union
 
 __all__ = [
     "UsageError", "Ask", "Command", "Pin", "Remember", "Forget", "SessionSwitch", "Export", "Import",
-    "Choice", "Sql", "Parsed", "parse_line", "parse_cell", "COMMANDS", "usage",
+    "Choice", "Sql", "Sessions", "Attach", "Objects", "Parsed", "parse_line", "parse_cell", "COMMANDS", "usage",
 ]
 
 
@@ -29,6 +29,9 @@ class Ask:
     #: None = decide from the frontend (stream when a human watches)
     stream: bool | None = None
     timeout: float | None = None
+    #: files sent with the question (``--attach``: a document or an image; ``--image``: images only)
+    attach: tuple[str, ...] = ()
+    images: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,18 @@ class SessionSwitch:
 
 
 @dataclass(frozen=True)
+class Sessions:
+    """``/sessions`` lists; ``/sessions rename ID|TITLE NEW TITLE`` renames one;
+    ``/sessions delete ID [--yes]`` deletes one (without ``--yes`` it only says what would go)."""
+
+    action: str | None = None
+    target: str | None = None
+    title: str | None = None
+    yes: bool = False
+    name: str = "sessions"
+
+
+@dataclass(frozen=True)
 class Export:
     """``/export [PATH]``: write this session to a ``.shellagent`` bundle."""
 
@@ -105,7 +120,24 @@ class Sql:
     name: str = "sql"
 
 
-Parsed = Union[Ask, Command, Pin, Remember, Forget, SessionSwitch, Export, Import, Choice, Sql]
+@dataclass(frozen=True)
+class Attach:
+    """``/attach PATH [PATH …]``: store text documents or images with this session."""
+
+    paths: tuple[str, ...]
+    name: str = "attach"
+
+
+@dataclass(frozen=True)
+class Objects:
+    """``/objects`` lists this session's objects; ``/objects delete ID [ID …]`` deletes some."""
+
+    delete: tuple[str, ...] = ()
+    name: str = "objects"
+
+
+Parsed = Union[Ask, Command, Pin, Remember, Forget, SessionSwitch, Export, Import, Choice, Sql, Attach, Objects,
+               Sessions]
 
 _PIN_CATEGORIES = ("preference", "decision")
 
@@ -175,6 +207,27 @@ def _parse_session(argv: list[str]) -> Parsed:
     return SessionSwitch(title)
 
 
+def _parse_sessions(argv: list[str]) -> Parsed:
+    if not argv:
+        return Sessions()
+    action, rest = argv[0], argv[1:]
+    if action == "rename":
+        if len(rest) < 2:
+            raise UsageError("/sessions rename needs the session (id, id prefix or quoted title) and the new title; "
+                             f"usage: {usage('sessions')}")
+        title = " ".join(rest[1:]).strip()
+        if not title or len(title) > 200 or any(ord(c) < 32 for c in title):
+            raise UsageError("/sessions rename: the new title must be one line of 1 to 200 characters")
+        return Sessions("rename", rest[0], title)
+    if action == "delete":
+        yes = any(t in ("--yes", "-y") for t in rest)
+        ids = [t for t in rest if t not in ("--yes", "-y")]
+        if len(ids) != 1 or ids[0].startswith("-"):
+            raise UsageError(f"/sessions delete needs one session id (from %agent /sessions); usage: {usage('sessions')}")
+        return Sessions("delete", ids[0], yes=yes)
+    raise UsageError(f"/sessions takes nothing, 'rename ID NEW TITLE' or 'delete ID [--yes]'; usage: {usage('sessions')}")
+
+
 def _parse_export(argv: list[str]) -> Parsed:
     if len(argv) > 1:
         raise UsageError(f"/export takes at most one path (quote paths with spaces); usage: {usage('export')}")
@@ -203,6 +256,20 @@ def _parse_sql(argv: list[str]) -> Parsed:
     raise UsageError(f"/sql takes an optional query number (1, 2, …); usage: {usage('sql')}")
 
 
+def _parse_attach(argv: list[str]) -> Parsed:
+    if not argv:
+        raise UsageError(f"/attach needs one or more file paths (quote paths with spaces); usage: {usage('attach')}")
+    return Attach(tuple(argv))
+
+
+def _parse_objects(argv: list[str]) -> Parsed:
+    if not argv:
+        return Objects()
+    if argv[0] == "delete" and len(argv) > 1:
+        return Objects(tuple(argv[1:]))
+    raise UsageError(f"/objects takes nothing or 'delete ID [ID …]'; usage: {usage('objects')}")
+
+
 def _parse_tools(argv: list[str]) -> Parsed:
     if argv not in ([], ["reload"]):
         raise UsageError(f"/tools takes nothing or 'reload'; usage: {usage('tools')}")
@@ -228,7 +295,8 @@ COMMANDS: dict[str, _Spec] = {
     "findings": _Spec("/findings", "show this session's Findings (widget)", _no_args("findings")),
     "memory": _Spec("/memory", "show Global and Session Memory (widget)", _no_args("memory")),
     "data": _Spec("/data", "show tables and live DataFrames (widget)", _no_args("data")),
-    "sessions": _Spec("/sessions", "list all sessions", _no_args("sessions")),
+    "sessions": _Spec("/sessions [rename ID|TITLE NEW TITLE | delete ID [--yes]]",
+                      "list all sessions, rename one, or delete one (asks first)", _parse_sessions),
     "session": _Spec("/session NAME", "use the session NAME for this notebook (created when new)", _parse_session),
     "private": _Spec("/private", "start a private session for this notebook (never writes Global Memory)",
                      _no_args("private")),
@@ -247,13 +315,18 @@ COMMANDS: dict[str, _Spec] = {
     "tools": _Spec("/tools [reload]", "list the tools the model may call and which ask first; reload rereads "
                    "script tools", _parse_tools),
     "mcp": _Spec("/mcp [restart NAME]", "show MCP servers and their state, or restart one", _parse_mcp),
+    "attach": _Spec("/attach PATH [PATH …]", "attach text documents or images (PNG, JPEG, GIF, WebP) to this "
+                    "session; the next question carries them", _parse_attach),
+    "objects": _Spec("/objects [delete ID …]", "list this session's attached documents, images and reports, or "
+                     "delete some", _parse_objects),
 }
 
 
 def usage(name: str | None = None) -> str:
     """The usage line of one command, or of the magic itself."""
     if name is None:
-        return "%agent [--profile NAME] [--no-stream] [--timeout SECONDS] MESSAGE  |  %agent /COMMAND (see %agent /help)"
+        return ("%agent [--profile NAME] [--no-stream] [--timeout SECONDS] [--attach PATH] [--image PATH] MESSAGE"
+                "  |  %agent /COMMAND (see %agent /help)")
     return COMMANDS[name].usage
 
 
@@ -276,11 +349,34 @@ def _parse_command(text: str) -> Parsed:
     return spec.parse(argv[1:])
 
 
+def _take_path(key: str, text: str) -> tuple[str, str]:
+    """The path at the start of ``text`` (one word, or quoted to keep spaces) and what follows."""
+    if text[:1] in ('"', "'"):
+        end = text.find(text[0], 1)
+        if end < 0:
+            raise UsageError(f"{key}: the path's closing quote is missing")
+        path, rest = text[1:end], text[end + 1:]
+        if rest and not rest[0].isspace():
+            raise UsageError(f"{key}: put a space after the quoted path")
+    else:
+        path, _, rest = text.partition(" ")
+    if not path.strip():
+        raise UsageError(f"{key} needs a file path; usage: {usage()}")
+    return path, rest
+
+
 def _take_options(text: str) -> tuple[dict, str]:
     """Peel ``--option`` tokens off the front of ``text``; return (options, rest-verbatim)."""
     opts: dict = {}
     rest = text.lstrip()
     while rest.startswith("-"):
+        flag = rest.split(None, 1)[0].partition("=")[0]
+        if flag in ("--attach", "--image"):
+            after = rest[len(flag):]
+            path, tail = _take_path(flag, after[1:] if after.startswith("=") else after.lstrip())
+            opts.setdefault("images" if flag == "--image" else "attach", []).append(path)
+            rest = tail.lstrip()
+            continue
         head, _, tail = rest.partition(" ")
         if head == "--":
             rest = tail.lstrip()
@@ -307,6 +403,9 @@ def _take_options(text: str) -> tuple[dict, str]:
         else:
             raise UsageError(f"unknown option {key}; usage: {usage()}")
         rest = tail.lstrip()
+    for key in ("attach", "images"):
+        if key in opts:
+            opts[key] = tuple(opts[key])
     return opts, rest
 
 
@@ -318,6 +417,9 @@ def parse_line(line: str) -> Parsed:
             raise UsageError("options such as --profile apply to messages, not to /commands")
         return _parse_command(rest)
     if not rest.strip():
+        if "attach" in opts or "images" in opts:
+            raise UsageError("nothing to ask about the attachment; add a question, or attach without one: "
+                             "%agent /attach PATH")
         raise UsageError(f"nothing to ask; usage: {usage()}")
     return Ask(rest.strip(), **opts)
 

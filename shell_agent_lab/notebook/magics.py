@@ -104,7 +104,32 @@ class AgentMagics(Magics):
                 raise IPythonUsageError(str(exc.args[0] if exc.args else exc)) from None
             except (RuntimeError, LLMError) as exc:  # busy, or the profile's backend cannot be built
                 raise IPythonUsageError(f"--profile {ask.profile}: {exc}") from None
-        return _Turn(rt, agent, ask)
+        return _Turn(rt, agent, self._with_attachments(rt, agent, ask))
+
+    def _with_attachments(self, rt: Any, agent: Any, ask: A.Ask) -> A.Ask:
+        """Store ``--attach`` / ``--image`` files and put the anchors of everything attached
+        since the last question (``/attach``, ``attach()``) in front of the message."""
+        import dataclasses
+
+        from ..llm.errors import LLMError
+        from . import attach as att
+
+        sid = agent.session.id
+        try:
+            queued = att.pending(sid)
+            try:
+                att.check_images(agent, [m.name or m.id for m in queued if m.type == "image"])
+            except att.AttachError as exc:
+                raise IPythonUsageError(f"{exc}, or remove the attached image with %agent /objects delete ID") from None
+            fresh = (att.attach_paths(agent, ask.attach, att.base_for(agent, rt.notebook_path), images_only=ask.images)
+                     if ask.attach or ask.images else [])
+        except att.AttachError as exc:
+            flag = "--image" if ask.images and not ask.attach else "--attach" if ask.attach else "attachment"
+            raise IPythonUsageError(f"{flag}: {exc}") from None
+        except LLMError as exc:     # the backend cannot be built: say so before anything is stored
+            raise IPythonUsageError(f"shell-agent-lab cannot start: {exc}") from None
+        metas = att.take_pending(sid, agent.store) + fresh
+        return dataclasses.replace(ask, message=att.compose(ask.message, metas)) if metas else ask
 
     @line_cell_magic
     def agent_sql(self, line: str, cell: str | None = None) -> Any:
