@@ -9,6 +9,9 @@
 * number words — cardinals, ordinals, multipliers ("doubled") and scale words, read into digits
   before numbers are compared.
 
+"on"/"off" count as a toggle only where they are one (see ``similarity._expand``: "turn on",
+"switched off", "… gridlines off." become ``switchon``/``switchoff``), never as prepositions.
+
 Everything here is lower case. Changing these tables changes stored similarity signatures: add a
 re-index migration (see ``_schema.m005_reindex_memory_signatures``).
 """
@@ -95,12 +98,12 @@ CONTRASTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     "toggle": {
         "on": _words(
-            "with on enable enabled enables enabling activate activated show shows shown showing "
+            "with switchon enable enabled enables enabling activate activated show shows shown showing "
             "display displays displayed include includes included including inclusive allow "
             "allowed allows"
         ),
         "off": _words(
-            "without off disable disabled disables disabling deactivate deactivated hide hides "
+            "without switchoff disable disabled disables disabling deactivate deactivated hide hides "
             "hidden hiding exclude excludes excluded excluding exclusive omit omits omitted "
             "omitting disallow disallowed block blocked blocks"
         ),

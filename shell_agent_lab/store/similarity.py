@@ -143,14 +143,27 @@ _CONTRACTION_STEMS = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
 _OFF_PEAK = re.compile(r"\boff[\s-]*peak\b", re.IGNORECASE)
 
 
+_SWITCHED = re.compile(
+    r"\b((?:turn|switch|toggle|set|flip)(?:s|es|ed|ing)?\s+)(on|off)\b"
+    r"|\b(on|off)(?=\s*(?:[.;,!?]|$))",
+    re.IGNORECASE,
+)
+
+
 def _expand(text: str) -> str:
-    """``doesn't`` → ``does not``, ``can't`` → ``can not``; ``off-peak`` → ``offpeak``."""
+    """``doesn't`` → ``does not``, ``can't`` → ``can not``; ``off-peak`` → ``offpeak``; a
+    switched "on"/"off" ("turn off gridlines", "… with gridlines off.") → ``switchon``/``switchoff``."""
     if "'" in text or "’" in text:
         text = _CONTRACTION.sub(
             lambda m: _CONTRACTION_STEMS.get(m.group(1).lower(), m.group(1)) + " not", text
         )
-    if "peak" in text.lower():
+    lowered = text.lower()
+    if "peak" in lowered:
         text = _OFF_PEAK.sub("offpeak", text)
+    if "on" in lowered or "off" in lowered:
+        text = _SWITCHED.sub(
+            lambda m: (m.group(1) or "") + "switch" + (m.group(2) or m.group(3)).lower(), text
+        )
     return text
 
 
