@@ -83,6 +83,8 @@ class Agent:
 
     #: seconds a send waits for a maintenance hold (an export, a switch) before it is refused
     maintenance_wait: float = 120.0
+    #: the user's tools and MCP servers (``tools.extensions.Extensions``), set by ``build_agent``
+    extensions: Any = None
 
     def __init__(self, *, store: Any, registry: ToolRegistry | None = None, events: EventBus | None = None,
                  settings: Any = None, backend: Backend | None = None,
@@ -356,6 +358,7 @@ class Agent:
                 self.store.set_session_profile(session.id, previous)
                 self.refresh_session()
                 raise
+            self._follow_profile_tools(session)
         self._publish("profile_changed", {"profile": name, "backend": backend.name, "model": backend.model})
         return backend
 
@@ -626,6 +629,7 @@ class Agent:
             except Exception:
                 log.exception("namespace callable failed")
         profile = self._profile_dict(session)
+        self._follow_profile_tools(session, start=True)
         sid = session.id
 
         def publish(type_: str, data: dict) -> None:
@@ -652,6 +656,7 @@ class Agent:
             self._session = session
             self._epoch += 1
         self._engines.switch(session.id)
+        self._follow_profile_tools(session)
         try:
             self._builder.reset_guard(session.id)
         except Exception:
@@ -659,6 +664,15 @@ class Agent:
         self._engines.get(session)
         self._publish("session_changed", {"session_id": session.id, "title": session.title,
                                           "private": bool(session.private)})
+
+    def _follow_profile_tools(self, session: Any, *, start: bool = False) -> None:
+        """Make the MCP servers those of ``session``'s profile (new ones start with ``start``)."""
+        if self.extensions is None:
+            return
+        try:
+            self.extensions.follow(self.settings, self._profile_dict(session), start=start)
+        except Exception:
+            log.exception("updating the MCP servers for the profile failed")
 
     def _profile_of(self, session: Any) -> str | None:
         return getattr(session, "profile", None) or self.settings.profile

@@ -4,7 +4,10 @@
 * executable scripts in the tools directory (``ShellAgent.tools_dir``, default
   ``<data dir>/tools``), reloaded by ``/tools reload``;
 * stdio MCP servers from ``ShellAgent.mcp_servers`` and the active profile's
-  ``mcp_servers``, started once and restartable with ``/mcp restart NAME``;
+  ``mcp_servers``, restartable with ``/mcp restart NAME``. The set follows the profile: on a
+  profile or session switch (:meth:`Extensions.follow`) servers no longer configured are
+  stopped, servers whose configuration is unchanged keep running, and new ones start when the
+  next turn (or ``/tools``) needs their tools;
 * ``run_python``, which runs approved code in the notebook's namespace.
 
 Slash commands ``/tools`` and ``/mcp`` are registered here, so every front door has them.
@@ -39,7 +42,8 @@ def mcp_configs(settings: Any, profile: dict[str, Any] | None = None) -> list[MC
         configs.append(MCPServerConfig(
             name=name, command=str(body["command"]), args=[str(a) for a in body.get("args", [])],
             env={str(k): str(v) for k, v in (body.get("env") or {}).items()}, cwd=body.get("cwd"),
-            timeout=float(body.get("timeout", 30)), enabled=bool(body.get("enabled", True))))
+            timeout=float(body.get("timeout", 30)), enabled=bool(body.get("enabled", True)),
+            call_timeout=float(body["call_timeout"]) if body.get("call_timeout") else None))
     return configs
 
 
@@ -50,9 +54,11 @@ class Extensions:
                  servers: list[MCPServerConfig] = ()) -> None:
         self.registry = registry
         self.tools_dir = tools_dir
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._script_names: set[str] = set()
         self.servers: dict[str, MCPServer] = {c.name: MCPServer(c) for c in servers if c.enabled}
+        self._registered: dict[str, set[str]] = {}     # server -> the tool names it registered
+        self._pending: set[str] = set(self.servers)     # configured, not started yet
         self.errors: dict[str, str] = {}
 
     def reload_scripts(self) -> list[str]:
@@ -65,38 +71,84 @@ class Extensions:
             self._script_names = {d.name for d in descriptors}
             return sorted(self._script_names)
 
+    # ---- MCP servers ----------------------------------------------------------------------
+
     def start_servers(self) -> None:
-        for name in sorted(self.servers):
-            self._start(name)
+        """Start every configured server that has not been started yet."""
+        with self._lock:
+            for name in sorted(self._pending):
+                self._start(name)
+
+    def follow(self, settings: Any, profile: dict[str, Any] | None, *, start: bool = False) -> None:
+        """Make the server set the one ``settings`` and ``profile`` configure.
+
+        Servers no longer configured (or configured differently) are stopped and their tools
+        removed; unchanged ones keep running; new ones are started now when ``start`` is true,
+        else on the next call with ``start=True`` (the next turn). Never raises: a bad
+        configuration is logged and kept in :attr:`errors`, and the current set stays.
+        """
+        try:
+            configs = mcp_configs(settings, profile)
+        except ValueError as exc:
+            log.warning("MCP servers not changed: %s", exc)
+            self.errors["configuration"] = str(exc)
+            return
+        self.errors.pop("configuration", None)
+        wanted = {c.name: c for c in configs if c.enabled}
+        with self._lock:
+            for name, server in sorted(self.servers.items()):
+                if wanted.get(name) != server.config:
+                    self._unregister(name)
+                    server.stop()
+                    del self.servers[name]
+                    self._pending.discard(name)
+                    self.errors.pop(name, None)
+                    log.info("MCP server %s stopped: no longer configured for this profile", name)
+            for name, config in wanted.items():
+                if name not in self.servers:
+                    self.servers[name] = MCPServer(config)
+                    self._pending.add(name)
+            if start:
+                self.start_servers()
+
+    def _unregister(self, name: str) -> None:
+        for tool in self._registered.pop(name, set()):
+            self.registry.unregister(tool)
 
     def _start(self, name: str) -> None:
         server = self.servers[name]
-        for d in server.descriptors():
-            self.registry.unregister(d.name)
+        self._pending.discard(name)
+        self._unregister(name)
         try:
-            server.restart() if server.tools else server.start()
+            server.restart() if server.tools or server.restart_on_use else server.start()
         except MCPError as exc:
             self.errors[name] = str(exc)
             log.warning("%s", exc)
             return
         self.errors.pop(name, None)
-        for d in server.descriptors():
+        descriptors = server.descriptors()
+        for d in descriptors:
             self.registry.register(d)
+        self._registered[name] = {d.name for d in descriptors}
 
     def restart(self, name: str) -> str:
-        if name not in self.servers:
-            known = ", ".join(sorted(self.servers)) or "none configured"
-            raise KeyError(f"no MCP server named {name!r} (configured: {known})")
-        self._start(name)
-        return self.errors.get(name) or f"MCP server {name} restarted with {len(self.servers[name].tools)} tool(s)"
+        with self._lock:
+            if name not in self.servers:
+                known = ", ".join(sorted(self.servers)) or "none configured"
+                raise KeyError(f"no MCP server named {name!r} (configured: {known})")
+            self._start(name)
+            return self.errors.get(name) or f"MCP server {name} restarted with {len(self.servers[name].tools)} tool(s)"
 
     def status(self) -> list[dict[str, Any]]:
-        return [{"name": n, "alive": s.alive, "tools": [t.name for t in s.tools], "error": self.errors.get(n)}
-                for n, s in sorted(self.servers.items())]
+        with self._lock:
+            return [{"name": n, "alive": s.alive, "tools": [t.name for t in s.tools], "error": self.errors.get(n),
+                     "pending": n in self._pending, "restart_on_use": s.restart_on_use}
+                    for n, s in sorted(self.servers.items())]
 
     def close(self) -> None:
-        for server in self.servers.values():
-            server.stop()
+        with self._lock:
+            for server in self.servers.values():
+                server.stop()
 
 
 def install_extensions(registry: ToolRegistry, settings: Any, *, data_dir: Path | None,
@@ -117,6 +169,16 @@ def install_extensions(registry: ToolRegistry, settings: Any, *, data_dir: Path 
 _commands_registered = False
 
 
+def _state_text(status: dict[str, Any]) -> str:
+    if status["alive"]:
+        return "running"
+    if status["pending"]:
+        return "not started yet (starts with the next message)"
+    if status["restart_on_use"]:
+        return "stopped after a call timed out or was stopped (starts again on its next call)"
+    return "stopped"
+
+
 def _register_commands() -> None:
     global _commands_registered
     if _commands_registered:
@@ -125,6 +187,8 @@ def _register_commands() -> None:
 
     def tools_command(agent: Any, words: list[str]) -> CommandResult:
         ext: Extensions | None = getattr(agent, "extensions", None)
+        if ext is not None:
+            ext.start_servers()         # the listing shows what the next turn offers
         if words[:1] == ["reload"]:
             if ext is None:
                 return CommandResult("tools", error="script tools are not set up in this kernel")
@@ -154,7 +218,7 @@ def _register_commands() -> None:
         if words:
             return CommandResult("mcp", error="usage: /mcp  or  /mcp restart NAME")
         status = ext.status()
-        lines = [f"- **{s['name']}**: {'running' if s['alive'] else 'stopped'}, {len(s['tools'])} tool(s)"
+        lines = [f"- **{s['name']}**: {_state_text(s)}, {len(s['tools'])} tool(s)"
                  + (f" — {s['error'].splitlines()[0]}" if s["error"] else "") for s in status]
         return CommandResult("mcp", text="\n".join(lines), data=status, kind="mcp")
 

@@ -15,6 +15,7 @@ import logging
 import os
 import re
 import threading
+import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,9 +57,11 @@ class MCPServerConfig:
     args: list[str] = field(default_factory=list)
     env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
-    #: seconds for start-up (initialize + list tools) and for each call
+    #: seconds for start-up (initialize + list tools), and for each call unless ``call_timeout`` is set
     timeout: float = 30.0
     enabled: bool = True
+    #: seconds a tool call may take (None: ``timeout``)
+    call_timeout: float | None = None
 
     def __post_init__(self) -> None:
         if not _SERVER_NAME.match(self.name):
@@ -80,6 +83,9 @@ class MCPServer:
         self._closed = threading.Event()
         self._stderr = collections.deque(maxlen=50)
         self._stderr_fds: tuple[int, int] | None = None
+        #: stopped by a call that timed out or was cancelled: the next call starts it again
+        self.restart_on_use = False
+        self._stopper: threading.Thread | None = None
         self.tools: list[Any] = []
 
     # ---- lifecycle -------------------------------------------------------------------------
@@ -90,6 +96,10 @@ class MCPServer:
 
     def start(self) -> list[Any]:
         """Spawn the server, initialise the session and list its tools."""
+        stopper = self._stopper
+        if stopper is not None:         # the previous process is still being stopped
+            stopper.join(timeout=30)
+            self._stopper = None
         with self._lock:
             if self.alive:
                 return self.tools
@@ -109,6 +119,7 @@ class MCPServer:
             failure = self._failure
             self.stop()
             raise MCPError(f"MCP server {self.config.name!r} failed to start: {failure}" + self._stderr_hint()) from failure
+        self.restart_on_use = False
         return self.tools
 
     def restart(self) -> list[Any]:
@@ -196,28 +207,61 @@ class MCPServer:
 
     # ---- calls --------------------------------------------------------------------------------
 
-    def call(self, tool: str, arguments: dict[str, Any], *, timeout: float | None = None) -> tuple[str, bool]:
-        """Call ``tool``; returns (text, is_error). Raises MCPError when the server is gone."""
+    def call(self, tool: str, arguments: dict[str, Any], *, timeout: float | None = None,
+             cancel: threading.Event | None = None) -> tuple[str, bool]:
+        """Call ``tool``; returns (text, is_error). Raises MCPError when the server is gone.
+
+        A call that takes longer than ``timeout`` (default: the config's ``call_timeout``, else
+        ``timeout``) or is cancelled through ``cancel`` stops the server — a tool that hangs may
+        well hold the whole server — and the next call starts it again.
+        """
+        if self.restart_on_use and not self.alive:
+            self.start()                # raises MCPError with the reason when it cannot start
         if not self.alive or self._loop is None or self._session is None:
             raise MCPError(f"MCP server {self.config.name!r} is not running"
                            + (" (it exited)" if self._closed.is_set() else "")
                            + f"; restart it with `%agent /mcp restart {self.config.name}`" + self._stderr_hint())
-        limit = timeout or self.config.timeout
+        limit = timeout or self.config.call_timeout or self.config.timeout
         future = asyncio.run_coroutine_threadsafe(self._session.call_tool(tool, arguments), self._loop)
-        try:
-            result = future.result(timeout=limit + 1)
-        except FutureTimeout as exc:
-            future.cancel()
-            raise MCPError(f"MCP server {self.config.name!r} did not answer {tool!r} within {limit:.0f}s"
-                           + self._stderr_hint()) from exc
-        except Exception as exc:
-            # tool failures come back as results with isError; an exception means the
-            # connection itself broke, so the server is treated as gone until restarted
-            self._mark_dead()
-            raise MCPError(f"MCP server {self.config.name!r} failed on {tool!r}: {exc} — the server is "
-                           f"no longer usable; restart it with `%agent /mcp restart {self.config.name}`"
-                           + self._stderr_hint()) from exc
+        deadline = time.monotonic() + limit
+        stopped = False
+        while True:
+            step = min(0.1, max(0.0, deadline - time.monotonic()))
+            try:
+                result = future.result(timeout=step)
+                break
+            except FutureTimeout as exc:
+                stopped = cancel is not None and cancel.is_set()
+                if not stopped and time.monotonic() < deadline:
+                    continue
+                future.cancel()
+                self._abandon_session()
+                why = "the call was stopped" if stopped else f"it did not answer {tool!r} within {limit:g}s"
+                raise MCPError(f"MCP server {self.config.name!r}: {why}; the server was stopped and starts "
+                               "again on its next call" + self._stderr_hint()) from exc
+            except Exception as exc:
+                # tool failures come back as results with isError; an exception means the
+                # connection itself broke, so the server is treated as gone until restarted
+                self._mark_dead()
+                raise MCPError(f"MCP server {self.config.name!r} failed on {tool!r}: {exc} — the server is "
+                               f"no longer usable; restart it with `%agent /mcp restart {self.config.name}`"
+                               + self._stderr_hint()) from exc
         return _result_text(result), bool(getattr(result, "isError", False) or getattr(result, "is_error", False))
+
+    def _abandon_session(self) -> None:
+        """Stop the server after a call was given up on, without waiting for it to exit (a
+        stuck server takes seconds to be terminated); the next call starts it again."""
+        self.restart_on_use = True
+        self._closed.set()
+
+        def stop_quietly() -> None:
+            try:
+                self.stop()
+            except Exception:  # pragma: no cover - stop is best effort here
+                log.exception("stopping MCP server %s failed", self.config.name)
+
+        self._stopper = threading.Thread(target=stop_quietly, daemon=True, name=f"mcp-{self.config.name}-stop")
+        self._stopper.start()
 
     def _mark_dead(self) -> None:
         self._closed.set()
@@ -249,7 +293,7 @@ class MCPServer:
     def _handler_for(self, tool: str):
         def handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             try:
-                text, is_error = self.call(tool, args)
+                text, is_error = self.call(tool, args, cancel=ctx.cancel)
             except MCPError as exc:
                 raise ToolError(str(exc)) from exc
             return ToolResult(text, status="error" if is_error else "success")

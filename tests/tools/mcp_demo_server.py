@@ -1,6 +1,7 @@
 """A small stdio MCP server used by the tests (mcp SDK)."""
 import os
 import sys
+import time
 
 from mcp.server.mcpserver import MCPServer
 
@@ -25,6 +26,20 @@ def crash() -> str:
     """Exit the server process abruptly."""
     print("about to crash", file=sys.stderr, flush=True)
     os._exit(3)
+
+
+@server.tool()
+def hang(seconds: float = 3600) -> str:
+    """Block the server for a long time (a tool that hangs)."""
+    print("hanging", file=sys.stderr, flush=True)
+    time.sleep(seconds)
+    return "woke up"
+
+
+@server.tool()
+def pid() -> str:
+    """The server's process id (tells a restarted server from one that kept running)."""
+    return str(os.getpid())
 
 
 if __name__ == "__main__":

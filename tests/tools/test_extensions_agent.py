@@ -199,9 +199,9 @@ def test_build_agent_offers_the_users_tools_and_commands(tmp_path):
         assert "`hello` | write | script | yes" in listing.text
         assert "`run_python` | execute | builtin | yes" in listing.text
         status = run_command(agent, "/mcp")
-        assert "**demo**: running, 3 tool(s)" in status.text
+        assert "**demo**: running, 5 tool(s)" in status.text
         restarted = run_command(agent, "/mcp restart demo")
-        assert "restarted with 3 tool(s)" in restarted.text
+        assert "restarted with 5 tool(s)" in restarted.text
         assert run_command(agent, "/mcp restart nope").error.startswith("no MCP server named 'nope'")
     finally:
         agent.abort()
