@@ -19,7 +19,11 @@ from tests.support.cli_harness import run
 
 @pytest.fixture
 def home(tmp_path, monkeypatch):
-    """A home of its own (IPython and Jupyter dirs inside it) and no data-dir variable."""
+    """A home of its own (IPython and Jupyter dirs inside it), no data-dir variable, and no
+    IPython shell in this process (as for the console script)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    monkeypatch.setattr(InteractiveShell, "_instance", None)
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.delenv(paths.ENV_DATA_DIR, raising=False)
