@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import base64
 import threading
-import time
 
 import pytest
 from google.oauth2.credentials import Credentials
@@ -105,20 +104,20 @@ def test_errors_translate(server):
         make(server).chat([Message("user", "x")])
 
 
+@pytest.mark.timeout(15)  # hang guard: the stream hangs for 30 s unless the cancel interrupts it
 def test_cancel_mid_stream(server):
     server.enqueue(GeminiReply(parts=[{"text": "a"}, {"text": "b"}, {"text": "c"}], hang_after=1))
     cancel = threading.Event()
     pieces = []
-    first_at = []
 
-    def on_text(piece):  # the stream then hangs; cancel a little later
+    def on_text(piece):  # the stream then hangs; cancel while it waits
         pieces.append(piece)
-        first_at.append(time.monotonic())
         threading.Timer(0.2, cancel.set).start()
 
     with pytest.raises(CancelledError):
-        make(server, timeout=20).stream([Message("user", "x")], on_text=on_text, options=ChatOptions(cancel=cancel))
-    assert pieces == ["a"] and time.monotonic() - first_at[0] < 3
+        make(server, timeout=60).stream([Message("user", "x")], on_text=on_text, options=ChatOptions(cancel=cancel))
+    assert pieces == ["a"]
+    assert len(server.requests) == 1                  # cancelled, not retried
 
 
 def test_timeout_is_unreachable(server):

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import pytest
 
@@ -140,14 +139,16 @@ def test_response_size_cap(server):
         make(server, max_response_bytes=2000).stream([Message("user", "x")], on_text=lambda t: None)
 
 
+@pytest.mark.timeout(20)  # hang guard: the late answer comes only when the server stops
 def test_timeout_per_attempt_then_retry(server):
-    server.enqueue(Reply(text="late", delay=6.0), Reply(text="on time"))
-    seen = []
-    started = time.monotonic()
-    response = make(server, timeout=1.0).chat([Message("user", "x")], options=ChatOptions(on_retry=seen.append))
-    assert response.text == "on time"
-    assert time.monotonic() - started < 5.0  # did not wait for the late answer
-    assert "did not answer within 1 s" in seen[0].error
+    server.enqueue(Reply(text="late", delay=600.0), Reply(text="on time"))
+    seen, slept = [], []
+    backend = make(server, timeout=1.0, sleep=lambda delay, cancel: slept.append(delay))
+    response = backend.chat([Message("user", "x")], options=ChatOptions(on_retry=seen.append))
+    assert response.text == "on time"                 # the second attempt, not the late first one
+    assert len(server.chat_requests) == 2
+    assert [r.attempt for r in seen] == [1] and "did not answer within 1 s" in seen[0].error
+    assert slept == [seen[0].delay] == [FAST.delay(1)]  # the backoff went through the policy's sleep
 
 
 def test_timeout_exhausted_is_unreachable(server):
@@ -156,23 +157,21 @@ def test_timeout_exhausted_is_unreachable(server):
         make(server, timeout=0.3, retry=RetryPolicy(attempts=2, base_delay=0, jitter=0)).chat([Message("user", "x")])
 
 
+@pytest.mark.timeout(15)  # hang guard: the stream hangs for 30 s unless the cancel interrupts it
 def test_cancel_mid_stream(server):
     server.enqueue(Reply(text="one two three four five", chunk_size=4, hang_after=3))
     cancel = threading.Event()
     pieces: list[str] = []
-    first_at: list[float] = []
 
-    def on_text(piece: str) -> None:  # after two chunks the stream hangs; cancel a little later
+    def on_text(piece: str) -> None:  # after two chunks the stream hangs; cancel while it waits
         pieces.append(piece)
-        if not first_at:
-            first_at.append(time.monotonic())
+        if len(pieces) == 1:
             threading.Timer(0.3, cancel.set).start()
 
     with pytest.raises(CancelledError):
-        make(server, timeout=20).stream([Message("user", "x")], on_text=on_text, options=ChatOptions(cancel=cancel))
-    assert time.monotonic() - first_at[0] < 3.0
+        make(server, timeout=60).stream([Message("user", "x")], on_text=on_text, options=ChatOptions(cancel=cancel))
     assert "".join(pieces) == "one two "
-    assert len(server.chat_requests) == 1
+    assert len(server.chat_requests) == 1             # cancelled, not retried
 
 
 def test_connection_refused_names_lm_studio():
@@ -243,14 +242,14 @@ def test_model_discovered_from_server(server):
     assert server.chat_requests[0].json["model"] == "first-model"
 
 
+@pytest.mark.timeout(15)  # hang guard: the answer comes only when the server stops
 def test_cancel_while_waiting_for_headers(server):
-    server.enqueue(Reply(text="late", delay=5.0))
+    server.enqueue(Reply(text="late", delay=600.0))
     cancel = threading.Event()
     threading.Timer(0.2, cancel.set).start()
-    started = time.monotonic()
     with pytest.raises(CancelledError):
-        make(server).chat([Message("user", "x")], options=ChatOptions(cancel=cancel))
-    assert time.monotonic() - started < 4.0  # the answer would have taken 5 s
+        make(server, timeout=60).chat([Message("user", "x")], options=ChatOptions(cancel=cancel))
+    assert len(server.chat_requests) == 1             # cancelled, not retried
 
 
 @pytest.mark.parametrize("raw, message", [(b"<html>proxy error</html>", "not JSON"),
