@@ -1,14 +1,18 @@
 """One DuckDB database per session, plus the notebook's live DataFrames as views.
 
-The session connection is sealed: external access off (no files, URLs or other databases),
-extension auto-install and auto-load off, Python replacement scans off, configuration locked.
-Live DataFrames are registered on it by variable name with ``register`` (a view over the
-object, no copy). Files come in through :mod:`.loader`, which reads them with a separate,
-short-lived DuckDB instance. Every statement the model writes passes :class:`.SQLGate` first.
+The session connection is sealed: external access off (no files, URLs or other databases)
+except the session's own staging directory (see :mod:`.staging`), extension auto-install and
+auto-load off, Python replacement scans off, configuration locked. Live DataFrames are
+registered on it by variable name with ``register`` (a view over the object, no copy). Small
+files come in through :mod:`.loader`, which reads them with a separate, short-lived DuckDB
+instance; large CSV, TSV and Parquet files are queryable at once through a view over a hard
+link in the staging directory and stored in the background (:mod:`.staging`). Every statement
+the model writes passes :class:`.SQLGate` first.
 
 All public methods are thread-safe: one re-entrant lock serialises use of the connection
 (agent tools and the side panel call from different threads). :meth:`interrupt` does not take
-the lock, so it can stop a running query.
+the lock, so it can stop a running query. Background stores use their own connections to the
+same database, pause while a query runs, and take the lock only to swap a stored table in.
 """
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from . import loader as _loader
+from . import staging as _staging
 from .dataframes import describe_frame, find_frames, fingerprint, same_fingerprint
 from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError,
                      TableNameError, UnknownTableError)
@@ -59,7 +64,19 @@ class AnalysisEngine:
         self._gate = SQLGate()
         self._closed = False
         self._reserved: frozenset[str] | None = None
+        self._stage = _staging.stage_dir_for(self.db_path) if self.db_path is not None else None
+        self._jobs: dict[str, _staging.Job] = {}      # lowercase name -> its background store
+        self._lost: dict[str, str] = {}               # lowercase name -> why its load did not finish
+        self._busy = threading.Condition()            # queries running (background stores wait)
+        self._active = 0
+        self._build_slot = threading.Lock()           # one background store at a time
         self._conn = self._connect()
+        try:
+            self._resume_loads()
+        except Exception:
+            self._conn.close()
+            self._gate.close()
+            raise
 
     # ---- lifecycle -------------------------------------------------------------------------
 
@@ -75,8 +92,9 @@ class AnalysisEngine:
         return Path(tempfile.gettempdir()) / f"shell_agent_lab_duckdb_{os.getpid()}"
 
     def _connect(self) -> duckdb.DuckDBPyConnection:
+        # external access is switched off right after opening: the staging directory must be
+        # allowed first, and DuckDB accepts that only on a running database
         config: dict[str, Any] = {
-            "enable_external_access": False,
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
             "python_enable_replacements": False,
@@ -93,9 +111,11 @@ class AnalysisEngine:
             conn = duckdb.connect(target, config=config)
         except duckdb.Error as exc:
             raise AnalysisError(f"cannot open the analysis database {target}: {_first_line(exc)}") from exc
-        # a second engine on the same file shares DuckDB's database instance, already locked
-        if not conn.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
-            conn.execute("SET lock_configuration = true")
+        try:
+            self._seal(conn)
+        except BaseException:
+            conn.close()
+            raise
         if self.db_path is not None:
             try:
                 os.chmod(self.db_path, 0o600)
@@ -103,8 +123,37 @@ class AnalysisEngine:
                 pass
         return conn
 
+    def _seal(self, conn: duckdb.DuckDBPyConnection) -> None:
+        """Allow the staging directory only, switch external access off, lock the configuration.
+
+        A second engine on the same file shares DuckDB's database instance, already sealed.
+        """
+        if not conn.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+            if self._stage is not None:
+                try:
+                    self._stage.mkdir(mode=0o700, exist_ok=True)
+                    conn.execute(f"SET allowed_directories = [{_staging.sql_literal(str(self._stage) + os.sep)}]")
+                except (OSError, duckdb.Error):   # no staging: every load is stored before it returns
+                    log.warning("the staging directory %s is unavailable", self._stage, exc_info=True)
+                    self._stage = None
+            conn.execute("SET enable_external_access = false")
+            conn.execute("SET lock_configuration = true")
+        sealed = conn.execute("SELECT current_setting('enable_external_access'), "
+                              "current_setting('lock_configuration')").fetchall()[0]
+        if sealed != (False, True):
+            raise AnalysisError("the analysis database could not be sealed against file access; "
+                                "close other connections to it and reopen the session.")
+        if self._stage is not None:
+            allowed = conn.execute("SELECT current_setting('allowed_directories')").fetchall()[0][0] or []
+            if str(self._stage) + os.sep not in [str(a) for a in allowed] or not self._stage.is_dir():
+                self._stage = None
+
     def close(self) -> None:
-        """Checkpoint and close. Idempotent."""
+        """Stop background stores (they resume when the session reopens), checkpoint, close.
+
+        Idempotent.
+        """
+        self._stop_jobs(list(self._jobs.values()))
         self.interrupt()
         with self._lock:
             if self._closed:
@@ -137,11 +186,14 @@ class AnalysisEngine:
     # ---- DataFrames ------------------------------------------------------------------------
 
     def _persisted(self) -> dict[str, str]:
-        """Loaded tables, lowercase name -> name."""
+        """Loaded tables (stored, or still being stored in the background), lowercase name -> name."""
         rows = self._conn.execute(
             "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
             "AND schema_name = 'main' AND NOT temporary ORDER BY table_name").fetchall()
-        return {r[0].lower(): r[0] for r in rows if not r[0].lower().startswith(_INTERNAL)}
+        found = {r[0].lower(): r[0] for r in rows if not r[0].lower().startswith(_INTERNAL)}
+        for key, job in list(self._jobs.items()):
+            found.setdefault(key, job.name)
+        return dict(sorted(found.items()))
 
     def refresh_dataframes(self) -> bool:
         """Sync the registered views with the namespace; return whether anything changed.
@@ -206,20 +258,35 @@ class AnalysisEngine:
         return [(c, str(t)) for c, t in zip(relation.columns, relation.types)]
 
     def _comment(self, name: str) -> str:
-        rows = self._conn.execute(
-            "SELECT comment FROM duckdb_tables() WHERE database_name = current_database() "
-            "AND schema_name = 'main' AND table_name = ?", [name]).fetchall()
+        if name.lower() in self._jobs:   # a table still being stored is a view until it is
+            sql = ("SELECT comment FROM duckdb_views() WHERE database_name = current_database() "
+                   "AND schema_name = 'main' AND view_name = ?")
+        else:
+            sql = ("SELECT comment FROM duckdb_tables() WHERE database_name = current_database() "
+                   "AND schema_name = 'main' AND table_name = ?")
+        rows = self._conn.execute(sql, [name]).fetchall()
         return (rows[0][0] or "") if rows else ""
 
     def _table_info(self, name: str, *, samples: bool = False) -> TableInfo:
+        job = self._jobs.get(name.lower())
+        if job is not None:   # a file still being stored: its row count would mean a full scan
+            info = TableInfo(name=name, kind="table", rows=job.estimated_rows, columns=self._columns(name),
+                             description=self._comment(name), loading=True, rows_exact=job.rows_exact)
+            if samples:
+                if job.samples is None:
+                    job.samples = self._samples(name, info.columns)
+                info.samples = job.samples
+            return info
         rows = self._conn.execute(f"SELECT count(*) FROM {quote_ident(name)}").fetchall()[0][0]
         info = TableInfo(name=name, kind="table", rows=int(rows), columns=self._columns(name),
                          description=self._comment(name))
         if samples:
-            head = self._conn.sql(f"SELECT * FROM {quote_ident(name)} LIMIT 3").to_arrow_table()
-            info.samples = {c: [_short(v) for v in head.column(i).to_pylist()]
-                            for i, (c, t) in enumerate(info.columns[:100])}
+            info.samples = self._samples(name, info.columns)
         return info
+
+    def _samples(self, name: str, columns: list[tuple[str, str]]) -> dict[str, list[str]]:
+        head = self._conn.sql(f"SELECT * FROM {quote_ident(name)} LIMIT 3").to_arrow_table()
+        return {c: [_short(v) for v in head.column(i).to_pylist()] for i, (c, t) in enumerate(columns[:100])}
 
     def _frame_info(self, name: str) -> TableInfo:
         obj = self._frames[name]
@@ -250,6 +317,8 @@ class AnalysisEngine:
         for frame in self._frames:
             if frame.lower() == name.lower():
                 return "dataframe", frame
+        if name.lower() in self._lost:
+            raise UnknownTableError(self._lost[name.lower()])
         known = sorted(set(persisted.values()) | set(self._frames))
         listing = ", ".join(known[:20]) if known else "none loaded yet; use load_data or create a DataFrame"
         raise UnknownTableError(f"unknown table {name!r}; available: {listing}.")
@@ -291,7 +360,8 @@ class AnalysisEngine:
             if kind != "table":
                 raise AnalysisError(f"{canonical!r} is a live DataFrame; descriptions are kept for loaded tables only.")
             literal = "'" + description[:4000].replace("'", "''") + "'"
-            self._conn.execute(f"COMMENT ON TABLE {quote_ident(canonical)} IS {literal}")
+            kind = "VIEW" if canonical.lower() in self._jobs else "TABLE"   # the swap carries it over
+            self._conn.execute(f"COMMENT ON {kind} {quote_ident(canonical)} IS {literal}")
 
     # ---- queries ---------------------------------------------------------------------------
 
@@ -335,7 +405,10 @@ class AnalysisEngine:
                              path="chat", timeout=None)
 
     def rows_window(self, name: str, offset: int, limit: int) -> QueryResult:
-        """Rows ``offset .. offset+limit`` of a table or DataFrame, in storage order."""
+        """Rows ``offset .. offset+limit`` of a table or DataFrame, in storage order.
+
+        A table still being stored is waited for (each window would re-read the file)."""
+        self.wait_loaded(name)
         with self._lock:
             self.refresh_dataframes()
             _, canonical = self._resolve(name)
@@ -343,6 +416,8 @@ class AnalysisEngine:
             return self._run(sql, cap=max(1, int(limit)), path="analyze", timeout=None)
 
     def row_count(self, name: str) -> int:
+        """Exact rows of a table or DataFrame (a table still being stored is waited for)."""
+        self.wait_loaded(name)
         with self._lock:
             self.refresh_dataframes()
             _, canonical = self._resolve(name)
@@ -381,6 +456,8 @@ class AnalysisEngine:
         started = time.perf_counter()
         reader = None
         watcher = self._watch(limit, cancel, done, timed_out)
+        with self._busy:   # background stores pause until this query is done
+            self._active += 1
         try:
             relation = None
             if sorted_sql is not None:
@@ -417,6 +494,9 @@ class AnalysisEngine:
         except duckdb.Error as exc:
             raise QueryFailedError(f"query failed: {_first_line(exc)}") from exc
         finally:
+            with self._busy:
+                self._active -= 1
+                self._busy.notify_all()
             done.set()
             if reader is not None:
                 try:
@@ -447,7 +527,13 @@ class AnalysisEngine:
 
     def load(self, file_path: str, table_name: str, *, progress: _loader.Progress | None = None,
              cancel: threading.Event | None = None) -> TableInfo:
-        """Load a CSV / TSV / JSON / JSONL / Parquet file as a table (``CREATE OR REPLACE``)."""
+        """Load a CSV / TSV / JSON / JSONL / Parquet file as a table (``CREATE OR REPLACE``).
+
+        A large CSV, TSV or Parquet file (``settings.background_load_bytes``) is queryable when
+        this returns and is stored in the background (:mod:`.staging`); the returned info then
+        has ``loading`` set and, for text files, an estimated row count. ``cancel`` stops the
+        load while this call runs; once it has returned, the table is the engine's to finish.
+        """
         with self._lock:
             self._check_open()
             self.refresh_dataframes()
@@ -457,12 +543,15 @@ class AnalysisEngine:
             size = path.stat().st_size
             if progress is not None:
                 progress(f"loading {path.name} ({_loader.human_bytes(size)})", 0, size)
+            if self._stageable(path, kind, size):
+                staged = self._load_staged(path, kind, name, progress=progress, cancel=cancel)
+                if staged is not None:
+                    return staged
             try:
                 self._ingest(path, kind, name, progress=progress, cancel=cancel, full_sample=False)
             except LoadError as first:
                 text = str(first).lower()
-                if kind not in ("csv", "tsv", "json", "jsonl") or not any(
-                        word in text for word in ("sample", "convert", "conversion")):
+                if kind not in ("csv", "tsv", "json", "jsonl") or not _late_type_change(text):
                     raise
                 if progress is not None:
                     progress("types changed late in the file; re-reading with a full-file type scan", None, None)
@@ -478,10 +567,20 @@ class AnalysisEngine:
                                      memory_limit=self.settings.memory_limit,
                                      temp_dir=self._temp_dir(), full_sample=full_sample)
         view = f"{_INTERNAL}load_{os.getpid()}_{threading.get_ident()}"
+        replaced = self._jobs.get(name.lower())
+        if replaced is not None:   # a file still being stored under this name: stop that first
+            self._stop_jobs([replaced])
         try:
             self._conn.register(view, _loader.counted(source.reader, progress=progress, cancel=cancel))
             try:
-                self._conn.execute(f"CREATE OR REPLACE TABLE {quote_ident(name)} AS SELECT * FROM {quote_ident(view)}")
+                self._conn.execute("BEGIN")
+                try:
+                    self._drop_name(self._conn, name)
+                    self._conn.execute(f"CREATE TABLE {quote_ident(name)} AS SELECT * FROM {quote_ident(view)}")
+                    self._conn.execute("COMMIT")
+                except BaseException:
+                    self._conn.execute("ROLLBACK")
+                    raise
             finally:
                 self._conn.unregister(view)
         except duckdb.Error as exc:
@@ -489,6 +588,440 @@ class AnalysisEngine:
             raise LoadError(f"cannot load {path.name} as {kind.upper()}: {reason}") from exc
         finally:
             source.close()
+        if replaced is not None:
+            self._forget_job(replaced)
+
+    # ---- large files: queryable at once, stored in the background ---------------------------
+
+    def _stageable(self, path: Path, kind: str, size: int) -> bool:
+        threshold = self.settings.background_load_bytes
+        return (self._stage is not None and threshold > 0 and size >= threshold
+                and kind in _staging.SUFFIXES and path.name.lower().endswith(_staging.SUFFIXES[kind]))
+
+    def _staged_select(self, conn: duckdb.DuckDBPyConnection, link: Path, kind: str, *,
+                       full_sample: bool = False) -> str:
+        """The SELECT over a linked file, with the column types fixed (no sniffing per query).
+
+        Built from ``sniff_csv``'s fields with every name and type quoted here (its ready-made
+        ``Prompt`` does not escape quotes in column names)."""
+        literal = _staging.sql_literal(str(link))
+        if kind == "parquet":
+            return f"SELECT * FROM read_parquet({literal})"
+        args = ", delim = '\t'" if kind == "tsv" else ""
+        if full_sample:
+            args += ", sample_size = -1"
+        cursor = conn.execute(
+            "SELECT Delimiter, Quote, Escape, NewLineDelimiter, Comment, SkipRows, HasHeader, Columns, "
+            f"DateFormat, TimestampFormat FROM sniff_csv({literal}{args})")
+        delim, quote, escape, newline, comment, skip, header, columns, date_format, ts_format = cursor.fetchall()[0]
+
+        def text(value: Any) -> str:
+            return "" if value in (None, "(empty)") else str(value)
+
+        options = ["auto_detect = false", f"delim = {_staging.sql_literal(text(delim))}",
+                   f"quote = {_staging.sql_literal(text(quote))}", f"escape = {_staging.sql_literal(text(escape))}",
+                   f"new_line = {_staging.sql_literal(text(newline))}", f"skip = {int(skip or 0)}",
+                   f"header = {'true' if header else 'false'}"]
+        if text(comment):
+            options.append(f"comment = {_staging.sql_literal(text(comment))}")
+        if date_format:
+            options.append(f"dateformat = {_staging.sql_literal(str(date_format))}")
+        if ts_format:
+            options.append(f"timestampformat = {_staging.sql_literal(str(ts_format))}")
+        spec = ", ".join(f"{_staging.sql_literal(str(c['name']))}: {_staging.sql_literal(str(c['type']))}"
+                         for c in columns)
+        options.append(f"columns = {{{spec}}}")
+        return f"SELECT * FROM read_csv({literal}, {', '.join(options)})"
+
+    def _staged_rows(self, link: Path, kind: str, size: int) -> tuple[int, bool]:
+        if kind == "parquet":   # the footer has the exact count
+            literal = _staging.sql_literal(str(link))
+            return int(self._conn.execute(f"SELECT count(*) FROM read_parquet({literal})").fetchall()[0][0]), True
+        return _staging.estimate_rows(link, size), False
+
+    def _load_staged(self, path: Path, kind: str, name: str, *, progress: _loader.Progress | None,
+                     cancel: threading.Event | None) -> TableInfo | None:
+        """Make ``path`` queryable as ``name`` now and store it in the background.
+
+        ``None`` when the file cannot be hard-linked into the staging directory (another file
+        system, say): the caller then stores it before returning, as for small files.
+        """
+        assert self._stage is not None
+        token = _staging.new_token()
+        link = _staging.link_path(self._stage, token, kind)
+        try:
+            os.link(path, link, follow_symlinks=False)
+        except OSError as exc:
+            log.info("cannot link %s into %s (%s); loading it in the foreground", path, self._stage, exc)
+            return None
+        replaced = self._jobs.get(name.lower())
+        try:
+            stat = os.stat(link)
+            try:
+                select = self._staged_select(self._conn, link, kind)
+                self._conn.sql(select).columns   # the file parses with these types (cheap: no sniffing)
+                rows, exact = self._staged_rows(link, kind, stat.st_size)
+            except duckdb.Error as exc:
+                raise LoadError(f"cannot read {path.name} as {kind.upper()}: {_first_line(exc)}") from exc
+            if cancel is not None and cancel.is_set():
+                raise LoadError("load cancelled")
+            if replaced is not None:
+                self._stop_jobs([replaced])
+            job = _staging.Job(name=name, token=token, kind=kind, link=link, size=stat.st_size,
+                               mtime_ns=stat.st_mtime_ns, estimated_rows=rows, rows_exact=exact, select=select)
+            self._conn.execute("BEGIN")
+            try:
+                self._drop_name(self._conn, name)
+                self._ensure_loads_table(self._conn)
+                self._conn.execute(f"CREATE VIEW {quote_ident(name)} AS {select}")
+                self._conn.execute(f"INSERT INTO {_staging.LOADS_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                   [name, token, kind, stat.st_size, stat.st_mtime_ns, rows, exact, False, False])
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+        except BaseException:
+            link.unlink(missing_ok=True)
+            raise
+        if replaced is not None:
+            self._forget_job(replaced)
+        self._lost.pop(name.lower(), None)
+        self._jobs[name.lower()] = job
+        self._start_job(job)
+        info = self._table_info(name)
+        if progress is not None:
+            progress(f"{name} is ready to query ({info.rows_text})", stat.st_size, stat.st_size)
+        return info
+
+    def _ensure_loads_table(self, conn: duckdb.DuckDBPyConnection) -> None:
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {_staging.LOADS_TABLE} (name VARCHAR, token VARCHAR, "
+                     "kind VARCHAR, size BIGINT, mtime_ns BIGINT, estimated_rows BIGINT, rows_exact BOOLEAN, "
+                     "full_sample BOOLEAN, stored BOOLEAN)")
+
+    def _catalog_kind(self, conn: duckdb.DuckDBPyConnection, name: str) -> tuple[str, str] | None:
+        """("table" | "view", exact name) of an object in the main schema, by case-insensitive name."""
+        rows = conn.execute(
+            "SELECT 'table', table_name FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND NOT temporary AND lower(table_name) = lower($1) UNION ALL "
+            "SELECT 'view', view_name FROM duckdb_views() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND NOT temporary AND NOT internal AND lower(view_name) = lower($1)",
+            [name]).fetchall()
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def _drop_name(self, conn: duckdb.DuckDBPyConnection, name: str) -> None:
+        """Drop what ``name`` is now (a table, or a view still being stored, with its record)."""
+        found = self._catalog_kind(conn, name)
+        if found is not None:
+            conn.execute(f"DROP {'TABLE' if found[0] == 'table' else 'VIEW'} {quote_ident(found[1])}")
+        job = self._jobs.get(name.lower())
+        if job is not None:
+            conn.execute(f"DROP TABLE IF EXISTS {quote_ident(_staging.BUILD_PREFIX + job.token)}")
+        if self._catalog_kind(conn, _staging.LOADS_TABLE) is not None:
+            conn.execute(f"DELETE FROM {_staging.LOADS_TABLE} WHERE lower(name) = lower(?)", [name])
+
+    def _forget_job(self, job: _staging.Job) -> None:
+        """After the catalogue no longer refers to ``job``: drop it from memory and unlink its file."""
+        if self._jobs.get(job.key) is job:
+            del self._jobs[job.key]
+        job.link.unlink(missing_ok=True)
+
+    def _start_job(self, job: _staging.Job) -> None:
+        job.thread = threading.Thread(target=self._run_job, args=(job,), daemon=True,
+                                      name=f"analysis-store-{job.name}")
+        job.thread.start()
+
+    def _stop_jobs(self, jobs: list[_staging.Job]) -> None:
+        """Stop background stores and wait for their threads (safe with the engine lock held)."""
+        for job in jobs:
+            job.stop.set()
+            for cursor in (job.cursor, job.reader):
+                if cursor is not None:
+                    try:
+                        cursor.interrupt()
+                    except (duckdb.Error, AttributeError):
+                        pass
+        with self._busy:
+            self._busy.notify_all()
+        for job in jobs:
+            if job.thread is not None and job.thread is not threading.current_thread():
+                job.thread.join()
+
+    def wait_loaded(self, name: str | None = None, timeout: float | None = None) -> bool:
+        """Wait until ``name`` (or every table) is stored; False if the wait timed out."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            jobs = [j for j in list(self._jobs.values()) if name is None or j.key == str(name).lower()]
+            if not jobs:
+                return True
+            for job in jobs:
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                if not job.done.wait(left):
+                    return False
+
+    def loading(self) -> list[str]:
+        """Names of the tables still being stored in the background."""
+        return sorted(job.name for job in list(self._jobs.values()))
+
+    def _lock_or_stop(self, job: _staging.Job) -> bool:
+        """Take the engine lock for a background store; False (not taken) once it is stopped."""
+        while not self._lock.acquire(timeout=0.05):
+            if job.stop.is_set():
+                return False
+        if job.stop.is_set():
+            self._lock.release()
+            return False
+        return True
+
+    def _pause_for_queries(self, job: _staging.Job) -> None:
+        """Queries go first: wait while one runs. Raises :class:`_Stopped` once stopped."""
+        with self._busy:
+            while self._active > 0 and not job.stop.is_set():
+                self._busy.wait(0.1)
+        if job.stop.is_set():
+            raise _Stopped
+
+    def _run_job(self, job: _staging.Job) -> None:
+        try:
+            with self._build_slot:   # one store at a time: the machine's cores go to queries
+                if job.stop.is_set():
+                    return
+                self._store(job)
+        except _Stopped:
+            log.info("storing %s stopped; it resumes when the session is reopened", job.name)
+        except Exception as exc:   # the file became unreadable, the disk is full …
+            log.warning("storing %s failed", job.name, exc_info=True)
+            self._fail_job(job, _STREAM_PREFIX.sub("", _first_line(exc)))
+        finally:
+            job.done.set()
+
+    def _store(self, job: _staging.Job) -> None:
+        for attempt in range(3):
+            try:
+                self._store_once(job)
+                return
+            except _Stopped:
+                raise
+            except Exception as exc:
+                if job.stop.is_set():
+                    raise _Stopped from None
+                if attempt < 2 and not job.unchanged():
+                    self._resniff(job, keep_sample=True)   # changed in place while read: again
+                elif not isinstance(exc, (_Changed, LoadError)) and not job.full_sample \
+                        and job.kind != "parquet" and _late_type_change(_first_line(exc).lower()):
+                    self._resniff(job)   # a value late in the file needs a wider type than sniffed
+                elif isinstance(exc, _Changed):
+                    raise LoadError("the file kept changing while it was being stored") from None
+                else:
+                    raise
+
+    def _resniff(self, job: _staging.Job, *, keep_sample: bool = False) -> None:
+        """Types changed late in the file (or the file changed): re-read its types, update the view."""
+        try:
+            stat = os.stat(job.link)
+        except OSError:
+            raise LoadError("its file disappeared from the session's staging directory") from None
+        full = job.full_sample if keep_sample else True
+        with self._lock:
+            sniffer = self._conn.cursor()
+        job.reader = sniffer
+        try:
+            select = self._staged_select(sniffer, job.link, job.kind, full_sample=full)
+        finally:
+            job.reader = None
+            sniffer.close()
+        if not self._lock_or_stop(job):
+            raise _Stopped
+        try:
+            self._conn.execute("BEGIN")
+            try:
+                self._replace_view(self._conn, job.name, select)
+                self._conn.execute(f"UPDATE {_staging.LOADS_TABLE} SET size = ?, mtime_ns = ?, full_sample = ? "
+                                   "WHERE token = ?", [stat.st_size, stat.st_mtime_ns, full, job.token])
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            job.select, job.full_sample = select, full
+            job.size, job.mtime_ns = stat.st_size, stat.st_mtime_ns
+            job.samples = None
+        finally:
+            self._lock.release()
+
+    def _store_once(self, job: _staging.Job) -> None:
+        """Copy the file into a hidden table chunk by chunk, then swap it in for the view."""
+        target = quote_ident(_staging.BUILD_PREFIX + job.token)
+        chunk_name = f"{_INTERNAL}chunk_{job.token}"
+        with self._lock:
+            reader_conn, writer = self._conn.cursor(), self._conn.cursor()
+        job.reader, job.cursor = reader_conn, writer
+        stream = None
+        try:
+            self._pause_for_queries(job)
+            writer.execute(f"DROP TABLE IF EXISTS {target}")
+            # the empty table is created outside the transaction: in DuckDB 2.0.0 rows appended
+            # in the same transaction as a zero-row CREATE TABLE … AS are lost on commit
+            writer.execute(f"CREATE TABLE {target} AS SELECT * FROM ({job.select}) LIMIT 0")
+            writer.execute("BEGIN")
+            stream = reader_conn.sql(job.select).to_arrow_reader(_staging.BATCH_ROWS)
+            for chunk in _staging.chunks(stream, before_batch=lambda: self._pause_for_queries(job)):
+                self._pause_for_queries(job)
+                writer.register(chunk_name, chunk)
+                try:
+                    writer.execute(f"INSERT INTO {target} SELECT * FROM {quote_ident(chunk_name)}")
+                finally:
+                    writer.unregister(chunk_name)
+            if not job.unchanged():
+                writer.execute("ROLLBACK")
+                raise _Changed
+            writer.execute(f"UPDATE {_staging.LOADS_TABLE} SET stored = true WHERE token = ?", [job.token])
+            writer.execute("COMMIT")
+            if not self._lock_or_stop(job):
+                raise _Stopped
+            try:
+                self._swap(writer, job)
+            finally:
+                self._lock.release()
+        except BaseException:
+            try:
+                writer.execute("ROLLBACK")
+            except duckdb.Error:
+                pass
+            raise
+        finally:
+            job.reader = job.cursor = None
+            if stream is not None:
+                try:
+                    stream.close()
+                except Exception:  # pragma: no cover
+                    pass
+            for cursor in (reader_conn, writer):
+                try:
+                    cursor.close()
+                except duckdb.Error:  # pragma: no cover
+                    pass
+        self._forget_job(job)
+
+    @staticmethod
+    def _view_comment(conn: duckdb.DuckDBPyConnection, name: str) -> str:
+        rows = conn.execute("SELECT comment FROM duckdb_views() WHERE database_name = current_database() "
+                            "AND schema_name = 'main' AND view_name = ?", [name]).fetchall()
+        return (rows[0][0] or "") if rows else ""
+
+    def _replace_view(self, conn: duckdb.DuckDBPyConnection, name: str, select: str) -> None:
+        """(Re)define the view of a file being stored, keeping its description."""
+        comment = self._view_comment(conn, name)
+        conn.execute(f"CREATE OR REPLACE VIEW {quote_ident(name)} AS {select}")
+        if comment:
+            conn.execute(f"COMMENT ON VIEW {quote_ident(name)} IS {_staging.sql_literal(comment)}")
+
+    def _swap(self, conn: duckdb.DuckDBPyConnection, job: _staging.Job) -> None:
+        """Replace the view by the stored table in one transaction (the engine lock is held)."""
+        comment = self._view_comment(conn, job.name)
+        conn.execute("BEGIN")
+        try:
+            conn.execute(f"DROP VIEW IF EXISTS {quote_ident(job.name)}")
+            conn.execute(f"ALTER TABLE {quote_ident(_staging.BUILD_PREFIX + job.token)} "
+                         f"RENAME TO {quote_ident(job.name)}")
+            if comment:
+                conn.execute(f"COMMENT ON TABLE {quote_ident(job.name)} IS {_staging.sql_literal(comment)}")
+            conn.execute(f"DELETE FROM {_staging.LOADS_TABLE} WHERE token = ?", [job.token])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        if self._jobs.get(job.key) is job:
+            del self._jobs[job.key]
+
+    def _fail_job(self, job: _staging.Job, reason: str) -> None:
+        """A store that cannot finish: drop the view and say why the next time the name is used."""
+        if not self._lock_or_stop(job):
+            return
+        try:
+            if self._jobs.get(job.key) is job and not self._closed:
+                try:
+                    self._conn.execute("BEGIN")
+                    self._drop_name(self._conn, job.name)
+                    self._conn.execute("COMMIT")
+                except duckdb.Error:
+                    self._conn.execute("ROLLBACK")
+                    log.warning("could not drop the view of %s", job.name, exc_info=True)
+                self._lost[job.key] = (f"table {job.name!r} could not be stored ({reason}); "
+                                       "load the file again.")
+                self._forget_job(job)
+        finally:
+            self._lock.release()
+
+    def _resume_loads(self) -> None:
+        """At open: finish what a closed or crashed kernel left half done."""
+        if self._catalog_kind(self._conn, _staging.LOADS_TABLE) is None:
+            self._drop_stray_builds(set())
+            return
+        records = self._conn.execute(
+            f"SELECT name, token, kind, size, mtime_ns, estimated_rows, rows_exact, full_sample, stored "
+            f"FROM {_staging.LOADS_TABLE}").fetchall()
+        kept: set[str] = set()
+        for name, token, kind, size, mtime_ns, rows, exact, full_sample, stored in records:
+            job = None
+            if (self._stage is not None and isinstance(name, str) and _staging.valid_token(token)
+                    and kind in _staging.SUFFIXES):
+                link = _staging.link_path(self._stage, token, kind)
+                job = _staging.Job(name=name, token=token, kind=kind, link=link, size=int(size or 0),
+                                   mtime_ns=int(mtime_ns or 0), estimated_rows=int(rows or 0),
+                                   rows_exact=bool(exact), full_sample=bool(full_sample))
+                if not (link.is_file() and not link.is_symlink() and job.unchanged()):
+                    job = None
+            try:
+                self._conn.execute("BEGIN")
+                if job is None:
+                    # the record is foreign or its file is gone: the table was never stored
+                    self._conn.execute(f"DELETE FROM {_staging.LOADS_TABLE} WHERE token IS NOT DISTINCT FROM ?",
+                                       [token])
+                    found = self._catalog_kind(self._conn, str(name))
+                    if found is not None and found[0] == "view":
+                        self._conn.execute(f"DROP VIEW {quote_ident(found[1])}")
+                    self._lost[str(name).lower()] = (
+                        f"table {name!r} was still being stored when the session closed and its file "
+                        "is no longer available; load it again.")
+                elif stored and self._catalog_kind(self._conn, _staging.BUILD_PREFIX + token) is not None:
+                    self._conn.execute("COMMIT")     # stored and checked, not yet swapped in
+                    with self._lock:
+                        self._swap(self._conn, job)
+                    job.link.unlink(missing_ok=True)
+                    continue
+                else:
+                    job.select = self._staged_select(self._conn, job.link, kind, full_sample=job.full_sample)
+                    self._replace_view(self._conn, name, job.select)
+                    kept.add(token)
+                self._conn.execute("COMMIT")
+            except duckdb.Error:
+                self._conn.execute("ROLLBACK")
+                log.warning("could not resume storing %s", name, exc_info=True)
+                continue
+            if job is not None:
+                self._jobs[job.key] = job
+        self._drop_stray_builds(kept)
+        for job in list(self._jobs.values()):
+            self._start_job(job)
+
+    def _drop_stray_builds(self, keep: set[str]) -> None:
+        """Hidden half-built tables and linked files that no pending load refers to."""
+        rows = self._conn.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND starts_with(table_name, ?)", [_staging.BUILD_PREFIX]).fetchall()
+        for (table,) in rows:
+            if table[len(_staging.BUILD_PREFIX):] not in keep:
+                self._conn.execute(f"DROP TABLE {quote_ident(table)}")
+        if self._stage is not None:
+            try:
+                entries = list(self._stage.iterdir())
+            except OSError:
+                entries = []
+            for entry in entries:
+                if entry.name.split(".", 1)[0] not in keep:
+                    try:
+                        entry.unlink()
+                    except OSError:
+                        pass
 
     def create_table_from_query(self, name: str, sql: str, *, description: str | None = None) -> TableInfo:
         """``CREATE TABLE name AS <validated SELECT>``; refuses an existing name with suggestions."""
@@ -516,10 +1049,34 @@ class AnalysisEngine:
         with self._lock:
             self._check_open()
             names = list(self._persisted().values())
-            for name in names:
-                self._conn.execute(f"DROP TABLE IF EXISTS {quote_ident(name)}")
+            jobs = list(self._jobs.values())
+            self._stop_jobs(jobs)
+            self._conn.execute("BEGIN")
+            try:
+                for name in names:
+                    self._drop_name(self._conn, name)
+                self._conn.execute("COMMIT")
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            for job in jobs:
+                self._forget_job(job)
+            self._lost.clear()
             self.refresh_dataframes()  # DataFrames hidden by a same-named table come back
             return names
+
+
+class _Stopped(Exception):
+    """A background store was stopped (close, reload, reset); it resumes at the next open."""
+
+
+class _Changed(Exception):
+    """The file changed while it was being stored."""
+
+
+def _late_type_change(text: str) -> bool:
+    """A CSV/JSON error that a full-file type scan fixes (a value the sniffed type cannot hold)."""
+    return any(word in text for word in ("sample", "convert", "conversion"))
 
 
 def _cap_message(cap: int, path: str) -> str:

@@ -14,7 +14,7 @@ __all__ = ["TableInfo", "QueryResult", "quote_ident", "validate_table_name", "fi
            "INTERNAL_PREFIX", "MAX_NAME"]
 
 MAX_NAME = 128
-#: names the engine uses for itself (load streams); refused as table names
+#: names the engine uses for itself (load streams, background stores); refused as table names
 INTERNAL_PREFIX = "_sal_"
 
 
@@ -34,6 +34,21 @@ class TableInfo:
     library: str = "duckdb"
     #: a few values per column, as text
     samples: dict[str, list[str]] = field(default_factory=dict)
+    #: a large file still being stored in the background (queries already read it)
+    loading: bool = False
+    #: False when ``rows`` is an estimate (a text file still being stored)
+    rows_exact: bool = True
+
+    @property
+    def rows_text(self) -> str:
+        """``"1,234 rows"``, or an estimate marked as one while the file is being stored."""
+        if self.rows_exact:
+            text = f"{self.rows:,} rows"
+        else:
+            text = f"about {self.rows:,} rows (estimated)"
+        if self.loading:
+            text += "; queryable now, being stored in the session database in the background"
+        return text
 
 
 @dataclass

@@ -27,6 +27,10 @@ class AnalysisSettings:
     max_result_chars: int = 30_000
     #: bytes of one result held in memory (guards the kernel against e.g. repeat('x', 10^9))
     max_result_bytes: int = 256 * 1024 ** 2
+    #: CSV / TSV / Parquet files at least this large are queryable as soon as load_data returns
+    #: (a view over the file) and stored into the session database in the background; 0 or
+    #: less loads every file before returning
+    background_load_bytes: int = 64 * 1024 ** 2
 
     def __post_init__(self) -> None:
         # zero or negative caps mean "use the default", never "no rows"

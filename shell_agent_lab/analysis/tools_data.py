@@ -39,7 +39,7 @@ def _list_tables(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         cols = ", ".join(f"{c} {t}" for c, t in info.columns[:60])
         more = f", … {len(info.columns) - 60} more" if len(info.columns) > 60 else ""
         desc = f" — {info.description}" if info.description else ""
-        lines.append(f"- {info.name}: {kind}, {info.rows:,} rows{desc}\n  columns: {cols}{more}")
+        lines.append(f"- {info.name}: {kind}, {info.rows_text}{desc}\n  columns: {cols}{more}")
         if info.samples:
             sample = "; ".join(f"{c}: {', '.join(v)}" for c, v in list(info.samples.items())[:12])
             lines.append(f"  sample: {sample}")
@@ -56,7 +56,7 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         _changed(ctx)
     info = engine.describe(name)
     lines = [f"{info.name}: {'table' if info.kind == 'table' else info.library + ' DataFrame'}, "
-             f"{info.rows:,} rows, {len(info.columns)} columns"]
+             f"{info.rows_text}, {len(info.columns)} columns"]
     if info.description:
         lines.append(f"description: {info.description}")
     try:
@@ -66,7 +66,7 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     for column, type_ in info.columns:
         sample = ", ".join(info.samples.get(column, []))
         counts = ""
-        if column in stats:
+        if column in stats and info.rows_exact:
             non_null, distinct = stats[column]
             counts = f"; {info.rows - non_null:,} null, ~{distinct:,} distinct"
         lines.append(f"- {column} {type_}" + (f" (e.g. {sample}{counts})" if sample or counts else ""))
@@ -154,6 +154,8 @@ def _load_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                        cancel=ctx.cancel)
     _changed(ctx)
     cols = ", ".join(f"{c} {t}" for c, t in info.columns)
+    if info.loading:
+        return ToolResult(f"Table {info.name} is ready to query: {info.rows_text}.\ncolumns: {cols}")
     return ToolResult(f"Loaded {info.rows:,} rows into table {info.name}.\ncolumns: {cols}")
 
 
