@@ -207,7 +207,9 @@ class _MemoryCore:
         if obj:
             candidates |= cached.containing_all(obj)
         else:
-            topic = similarity.topic_tokens(fact)
+            # the new entry's similarity tokens are in the cache already (synced after insert)
+            stored = cached.tokens.get(new_id)
+            topic = similarity.polarity_free(stored) if stored is not None else similarity.topic_tokens(fact)
             if topic:
                 candidates |= {
                     entry_id for entry_id in cached.containing_all(topic)
