@@ -6,10 +6,14 @@
 Each side runs in its own subprocess so peak RSS is measured per side:
 
 (a) time to first answer: load the file + one GROUP BY (engine.load + engine.query vs
-    pandas.read_csv + groupby);
-(b) a suite of typical analyst queries on the loaded data vs the same pandas operations;
+    pandas.read_csv + groupby). A file this large is queryable when engine.load returns and is
+    stored into the session database in the background; the time until that store is done is
+    reported too;
+(b) a suite of typical analyst queries on the stored table vs the same pandas operations, each
+    through AnalysisEngine.query (read-only gate, stable order) as the tools run them;
 (c) peak RSS of each process;
-(d) the same file loaded and queried by an engine whose memory_limit is well below the file size.
+(d) the same file loaded, queried and stored by an engine whose memory_limit is well below the
+    file size.
 
 The data is generated once under benchmarks/_data/ (gitignored) with DuckDB's COPY.
 """
@@ -128,11 +132,16 @@ def worker_engine(orders: Path, products: Path, memory_limit: str, queries: bool
                                     max_file_bytes=64 * 1024 ** 3)
         engine = AnalysisEngine(Path(tmp) / "analysis.duckdb", settings=settings)
         try:
+            start = time.perf_counter()
             load_s, info = _timed(lambda: engine.load(str(orders), "orders"))
             first_s, first = _timed(lambda: engine.query(QUERIES[FIRST_ANSWER], path="analyze"))
-            out.update(load=load_s, first_query=first_s, rows=info.rows, first_rows=first.row_count)
+            engine.wait_loaded()
+            stored_s = time.perf_counter() - start
+            out.update(load=load_s, first_query=first_s, stored=stored_s, rows=engine.row_count("orders"),
+                       first_rows=first.row_count, background=info.loading)
             if queries:
                 engine.load(str(products), "products")
+                engine.wait_loaded()
                 out["queries"] = {}
                 for name, sql in QUERIES.items():
                     best = math.inf
@@ -241,10 +250,12 @@ def report(orders: Path, engine: dict, pandas: dict, limited: dict, limit: str) 
     e_first = engine["load"] + engine["first_query"]
     p_first = pandas["load"] + pandas["first_query"]
     lines += ["| measure | engine | pandas | speed-up |", "|---|---:|---:|---:|",
-              f"| (a) load | {engine['load']:.2f} s | {pandas['load']:.2f} s | {pandas['load'] / engine['load']:.2f}× |",
+              f"| (a) load returns | {engine['load']:.2f} s | {pandas['load']:.2f} s | {pandas['load'] / engine['load']:.2f}× |",
               f"| (a) first GROUP BY | {engine['first_query']:.3f} s | {pandas['first_query']:.3f} s | "
               f"{pandas['first_query'] / engine['first_query']:.1f}× |",
-              f"| **(a) time to first answer** | {e_first:.2f} s | {p_first:.2f} s | **{p_first / e_first:.2f}×** |"]
+              f"| **(a) time to first answer** | {e_first:.2f} s | {p_first:.2f} s | **{p_first / e_first:.2f}×** |",
+              f"| (a) stored in the session database (from the start of the load) | {engine['stored']:.2f} s | "
+              f"{pandas['load']:.2f} s | {pandas['load'] / engine['stored']:.2f}× |"]
     ratios = []
     for name in QUERIES:
         e, p = engine["queries"][name], pandas["queries"][name]
@@ -255,8 +266,9 @@ def report(orders: Path, engine: dict, pandas: dict, limited: dict, limit: str) 
     lines += [f"| **(b) geometric mean of {len(ratios)} queries** | | | **{_gmean(ratios):.1f}×** (min {min(ratios):.1f}×) |",
               f"| **(c) peak RSS** | {engine['peak_rss_mb']:,.0f} MiB | {pandas['peak_rss_mb']:,.0f} MiB | "
               f"**{engine['peak_rss_mb'] / pandas['peak_rss_mb']:.2f}× of pandas** |",
-              f"| (d) memory_limit={limit}: load + GROUP BY | {limited['load'] + limited['first_query']:.2f} s, "
-              f"{limited['rows']:,} rows, peak RSS {limited['peak_rss_mb']:,.0f} MiB | | |"]
+              f"| (d) memory_limit={limit}: load + GROUP BY | {limited['load'] + limited['first_query']:.2f} s; "
+              f"stored after {limited['stored']:.2f} s, {limited['rows']:,} rows, peak RSS "
+              f"{limited['peak_rss_mb']:,.0f} MiB | | |"]
     return "\n".join(lines)
 
 

@@ -64,6 +64,7 @@ class AnalysisEngine:
         self._gate = SQLGate()
         self._closed = False
         self._reserved: frozenset[str] | None = None
+        self._macros: list[str] | None = None
         self._stage = _staging.stage_dir_for(self.db_path) if self.db_path is not None else None
         self._jobs: dict[str, _staging.Job] = {}      # lowercase name -> its background store
         self._lost: dict[str, str] = {}               # lowercase name -> why its load did not finish
@@ -373,9 +374,14 @@ class AnalysisEngine:
             return self._gate.check(sql, self._known(), self._stored_functions())
 
     def _stored_functions(self) -> list[str]:
-        """Macros defined in the database file itself (a foreign file could carry any)."""
-        rows = self._conn.execute("SELECT function_name FROM duckdb_functions() WHERE NOT internal").fetchall()
-        return [r[0] for r in rows]
+        """Macros defined in the database file itself (a foreign file could carry any).
+
+        Read once: listing DuckDB's functions takes ~10 ms, and nothing this engine runs can
+        define one (the gate passes SELECTs only; loads create tables and views)."""
+        if self._macros is None:
+            rows = self._conn.execute("SELECT function_name FROM duckdb_functions() WHERE NOT internal").fetchall()
+            self._macros = [r[0] for r in rows]
+        return self._macros
 
     def query(self, sql: str, *, path: Path_ = "chat", timeout: float | None = None,
               cancel: threading.Event | None = None) -> QueryResult:
