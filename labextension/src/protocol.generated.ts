@@ -307,6 +307,22 @@ export type SessionsImportResult = {
   session: Session;
 };
 
+/** Attach a file the user picked (a UTF-8 text document, or a PNG, JPEG, GIF or WebP image) to this session; the next message carries it. */
+export type ObjectsAttachArgs = {
+  filename: string;
+  data_base64: string;
+};
+export type ObjectsAttachResult = {
+  object: {
+    id: string;
+    type: string;
+    mime_type: string;
+    name: string;
+    size: number;
+  };
+  text: string;
+};
+
 /** The session's profile, model, per-tool approvals and auto-extraction. */
 export type SettingsGetArgs = { [key: string]: never };
 export type SettingsGetResult = Settings;
@@ -342,11 +358,12 @@ export interface Ops {
   sessions_delete: { args: SessionsDeleteArgs; result: SessionsDeleteResult };
   sessions_export: { args: SessionsExportArgs; result: SessionsExportResult };
   sessions_import: { args: SessionsImportArgs; result: SessionsImportResult };
+  objects_attach: { args: ObjectsAttachArgs; result: ObjectsAttachResult };
   settings_get: { args: SettingsGetArgs; result: SettingsGetResult };
   settings_set: { args: SettingsSetArgs; result: SettingsSetResult };
 }
 export type OpName = keyof Ops;
-export const OP_NAMES: ReadonlyArray<OpName> = ["hello", "send", "abort", "approve", "history", "memory_list", "memory_pin", "memory_demote", "memory_edit", "memory_delete", "findings_list", "findings_add", "findings_pin", "findings_delete", "data_list", "sessions_list", "sessions_rename", "sessions_delete", "sessions_export", "sessions_import", "settings_get", "settings_set"];
+export const OP_NAMES: ReadonlyArray<OpName> = ["hello", "send", "abort", "approve", "history", "memory_list", "memory_pin", "memory_demote", "memory_edit", "memory_delete", "findings_list", "findings_add", "findings_pin", "findings_delete", "data_list", "sessions_list", "sessions_rename", "sessions_delete", "sessions_export", "sessions_import", "objects_attach", "settings_get", "settings_set"];
 
 /** Payload (`data`) of every pushed event. */
 export interface Events {

@@ -105,6 +105,7 @@ def _send(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
     if not message:
         raise RequestError("bad_request", "the message is empty")
     agent = d.agent
+    message = _with_attachments(agent, message)
     box: dict[str, Any] = {}
     done = threading.Event()
 
@@ -323,6 +324,47 @@ def _sessions_import(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
         raise RequestError("bad_request", "the bundle is not valid base64; pick the file again") from None
     session = _bundle_import(d.agent, d.store, data, args.get("filename") or "bundle")
     return {"session": session_json(session, d.session_id())}
+
+
+@_op("objects_attach")
+def _objects_attach(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+    from . import attach as att
+
+    try:
+        data = base64.b64decode(args["data_base64"], validate=True)
+    except (binascii.Error, ValueError):
+        raise RequestError("bad_request", "the file is not valid base64; pick it again") from None
+    agent = d.agent
+    name = Path(str(args["filename"]).replace("\\", "/")).name or "attachment"
+    try:
+        kind, _ = att.classify(data, name)
+        if kind == "image":
+            att.check_images(agent, [name])
+        meta = att.store_bytes(agent.store, agent.session.id, data, name=name)
+    except att.AttachError as exc:
+        raise RequestError("bad_request", str(exc)) from None
+    att.queue(meta.session_id, [meta])
+    return {"object": {"id": meta.id, "type": meta.type, "mime_type": meta.mime_type, "name": meta.name,
+                       "size": meta.size},
+            "text": f"Attached {name}; your next message carries it."}
+
+
+def _with_attachments(agent: Any, message: str) -> str:
+    """A chat message (not a /command) with the anchors of what was attached since the last one."""
+    from ..agent.commands import is_command
+    from . import attach as att
+
+    if is_command(message):
+        return message
+    sid = agent.session.id
+    queued = att.pending(sid)
+    if not queued:
+        return message
+    try:
+        att.check_images(agent, [m.name or m.id for m in queued if m.type == "image"])
+    except att.AttachError as exc:
+        raise RequestError("bad_request", f"{exc}, or remove the image with /objects delete ID") from None
+    return att.compose(message, att.take_pending(sid, agent.store))
 
 
 @_op("settings_get")

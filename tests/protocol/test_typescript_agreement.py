@@ -53,6 +53,7 @@ EXAMPLES = {
     "sessions_delete": {"session_id": "s1"},
     "sessions_export": {"session_id": "s1"},
     "sessions_import": {"filename": "s.shellagent", "data_base64": "UEsDBA=="},
+    "objects_attach": {"filename": "notes.md", "data_base64": "aGk="},
     "settings_get": {},
     "settings_set": {"approvals": {"query_sql": "allow"}, "auto_extraction": True},
 }

@@ -6,6 +6,10 @@ import { Tab, TabHost, guarded } from './base';
 
 type ApprovalRequest = Events['approval_request'];
 
+/** The kernel refuses larger attachments too (the object store's limit); say so before sending. */
+const ATTACH_MAX_BYTES = 50 * 1024 * 1024;
+const ATTACH_TIMEOUT_MS = 120_000;
+
 export class ChatTab implements Tab {
   readonly name = 'chat';
   readonly label = 'Chat';
@@ -29,17 +33,27 @@ export class ChatTab implements Tab {
     });
     this._send = h('button', { class: 'sal-button sal-primary', id: 'sal-chat-send', type: 'button', onclick: () => void this.send() }, 'Send');
     this._stop = h('button', { class: 'sal-button', id: 'sal-chat-stop', type: 'button', disabled: true, onclick: () => void this.stop() }, 'Stop');
+    this._file = h('input', { type: 'file', id: 'sal-chat-attach-file', multiple: true, hidden: true });
+    this._file.addEventListener('change', () => void this.attach());
+    this._attachButton = h(
+      'button',
+      { class: 'sal-button', id: 'sal-chat-attach', type: 'button', title: 'Attach a text document or an image (PNG, JPEG, GIF, WebP) to your next message', onclick: () => this._file.click() },
+      'Attach file…'
+    );
+    this._attached = h('div', { class: 'sal-chat-attachments', id: 'sal-chat-attachments', hidden: true });
     this.node = h(
       'div',
       { class: 'sal-tab sal-chat', 'data-tab': 'chat' },
       this._log,
       this._approvals,
       this._activity,
-      h('div', { class: 'sal-chat-compose' }, this._input, h('div', { class: 'sal-chat-buttons' }, this._send, this._stop))
+      this._attached,
+      h('div', { class: 'sal-chat-compose' }, this._input, h('div', { class: 'sal-chat-buttons' }, this._send, this._stop, this._attachButton, this._file))
     );
   }
 
   clear(): void {
+    this._clearAttached();
     setChildren(this._log);
     setChildren(this._approvals);
     this._turns.clear();
@@ -68,6 +82,9 @@ export class ChatTab implements Tab {
     this._input.value = '';
     await guarded(this.host, async () => {
       const result = await this.host.request('send', { message });
+      if (result.phase !== 'error' && result.phase !== 'command') {
+        this._clearAttached(); // the message carried them
+      }
       if (result.phase === 'queued') {
         this._activity.dataset.state = 'queued';
         this._activity.textContent = `Queued: “${message}” runs after memory extraction finishes.`;
@@ -78,6 +95,37 @@ export class ChatTab implements Tab {
         this.host.notify(result.error || 'The message was refused.', 'error');
       }
     });
+  }
+
+  /** Send the picked files' bytes to the kernel; they go with the next message. */
+  async attach(): Promise<void> {
+    const files = Array.from(this._file.files ?? []);
+    this._file.value = '';
+    for (const file of files) {
+      if (file.size > ATTACH_MAX_BYTES) {
+        this.host.notify(`${file.name} is larger than 50 MB; attach a smaller file.`, 'error');
+        continue;
+      }
+      await guarded(this.host, async () => {
+        const buffer = new Uint8Array(await file.arrayBuffer());
+        let binary = '';
+        for (let i = 0; i < buffer.length; i += 0x8000) {
+          binary += String.fromCharCode(...buffer.subarray(i, i + 0x8000));
+        }
+        const result = await this.host.request('objects_attach', { filename: file.name, data_base64: btoa(binary) }, ATTACH_TIMEOUT_MS);
+        const o = result.object;
+        this._attached.append(
+          h('span', { class: 'sal-chip', 'data-object-id': o.id, 'data-type': o.type, title: `${o.mime_type}, ${o.size.toLocaleString()} bytes` }, `${o.type === 'image' ? '🖼' : '📄'} ${o.name}`)
+        );
+        this._attached.hidden = false;
+        this.host.notify(result.text);
+      });
+    }
+  }
+
+  private _clearAttached(): void {
+    setChildren(this._attached);
+    this._attached.hidden = true;
   }
 
   async stop(): Promise<void> {
@@ -310,6 +358,9 @@ export class ChatTab implements Tab {
   private _input: HTMLTextAreaElement;
   private _send: HTMLButtonElement;
   private _stop: HTMLButtonElement;
+  private _file: HTMLInputElement;
+  private _attachButton: HTMLButtonElement;
+  private _attached: HTMLElement;
   private _state: AgentState = 'READY';
   private _turns = new Map<string, { node: HTMLElement; text: HTMLElement }>();
   private _tools = new Map<string, { node: HTMLElement; detail: HTMLElement; progress: HTMLProgressElement }>();
