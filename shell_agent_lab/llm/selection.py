@@ -145,7 +145,11 @@ def build_backend(profile: Profile, *, env: Mapping[str, str] | None = None,
 
         backend = ScriptedBackend(list(opts.get("responses") or []), model=profile.model or "scripted")
     else:
-        backend = _build_replay(profile, opts, env, profiles or {})
+        backend, source_profile = _build_replay(profile, opts, env, profiles or {})
+        if source_profile is not None:
+            # a replay stands in for the model it records: the same defaults (context budget,
+            # extraction, schema in the prompt), so a recording shows what that model really does
+            profile, settings = source_profile, source_profile.defaults
     backend.auto_extract_default = settings.auto_extract  # type: ignore[attr-defined]
     backend.auto_title_default = settings.auto_title  # type: ignore[attr-defined]
     backend.context_tokens = settings.max_context_tokens  # type: ignore[attr-defined]
@@ -155,7 +159,7 @@ def build_backend(profile: Profile, *, env: Mapping[str, str] | None = None,
 
 
 def _build_replay(profile: Profile, opts: dict[str, Any], env: Mapping[str, str],
-                  profiles: Mapping[str, Profile]) -> Backend:
+                  profiles: Mapping[str, Profile]) -> tuple[Backend, Profile | None]:
     from .replay import ReplayBackend
 
     cassette = opts.get("cassette")
@@ -165,6 +169,7 @@ def _build_replay(profile: Profile, opts: dict[str, Any], env: Mapping[str, str]
                                       '"source": "work"}}')
     source = opts.get("source")
     inner = None
+    source_profile: Profile | None = None
     if source:
         if isinstance(source, Mapping):
             source_profile = Profile.from_dict(f"{profile.name}.source", source)
@@ -179,7 +184,7 @@ def _build_replay(profile: Profile, opts: dict[str, Any], env: Mapping[str, str]
         def inner() -> Backend:
             return build_backend(source_profile, env=env, profiles=profiles)
     backend = ReplayBackend(os.path.expanduser(str(cassette)), inner, mode=opts.get("mode"), env=env)
-    return backend
+    return backend, source_profile
 
 
 def select_backend(profiles: Any = None, name: str | None = None, *, env: Mapping[str, str] | None = None,
