@@ -778,6 +778,16 @@ class AnalysisEngine:
             return False
         return True
 
+    def _cursor(self, job: _staging.Job) -> duckdb.DuckDBPyConnection:
+        """A new connection to the session database for a background store (never blocks a
+        thread that stops the store while holding the engine lock)."""
+        if not self._lock_or_stop(job):
+            raise _Stopped
+        try:
+            return self._conn.cursor()
+        finally:
+            self._lock.release()
+
     def _pause_for_queries(self, job: _staging.Job) -> None:
         """Queries go first: wait while one runs. Raises :class:`_Stopped` once stopped."""
         with self._busy:
@@ -827,8 +837,7 @@ class AnalysisEngine:
         except OSError:
             raise LoadError("its file disappeared from the session's staging directory") from None
         full = job.full_sample if keep_sample else True
-        with self._lock:
-            sniffer = self._conn.cursor()
+        sniffer = self._cursor(job)
         job.reader = sniffer
         try:
             select = self._staged_select(sniffer, job.link, job.kind, full_sample=full)
@@ -857,8 +866,7 @@ class AnalysisEngine:
         """Copy the file into a hidden table chunk by chunk, then swap it in for the view."""
         target = quote_ident(_staging.BUILD_PREFIX + job.token)
         chunk_name = f"{_INTERNAL}chunk_{job.token}"
-        with self._lock:
-            reader_conn, writer = self._conn.cursor(), self._conn.cursor()
+        reader_conn, writer = self._cursor(job), self._cursor(job)
         job.reader, job.cursor = reader_conn, writer
         stream = None
         try:
