@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from shell_agent_lab.analysis import AnalysisEngine, AnalysisSettings, LoadError
+from shell_agent_lab.analysis import engine as engine_module
 from shell_agent_lab.analysis import staging
 from shell_agent_lab.analysis.errors import SQLRejectedError, UnknownTableError
 
@@ -211,7 +212,9 @@ def test_close_in_the_middle_resumes_on_reopen(make_engine, big, monkeypatch, tm
 def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine, big, monkeypatch, tmp_path):
     db = tmp_path / "s" / "analysis.duckdb"
     engine = make_engine(background(), db=db)
-    monkeypatch.setattr(engine, "_lock_or_stop", lambda job: False)   # dies before the swap
+    def crash(conn, job):
+        raise engine_module._Stopped      # the thread ends as a killed kernel's would: no clean-up
+    monkeypatch.setattr(engine, "_swap", crash)
     engine.load(str(big), "big")
     engine._jobs["big"].done.wait(30)
     engine.close()
