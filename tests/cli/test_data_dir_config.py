@@ -3,6 +3,7 @@
 kernel all use the configured directory."""
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -69,7 +70,7 @@ def test_cli_writes_memory_into_the_configured_dir(configured, home):
     assert not _default_dir().exists()
 
 
-def test_config_show_doctor_and_commands_report_one_dir(configured):
+def test_config_show_reports_the_configured_dir(configured):
     code, out, _ = run("config", "show", "--json")
     body = json.loads(out)
     assert body["data_dir"] == str(configured) and body["data_dir_source"] == "ShellAgent.data_dir"
@@ -92,8 +93,6 @@ def test_without_config_the_default_dir_is_used(home):
 def test_embedded_model_folder_follows_the_config(configured, tmp_path):
     part = tmp_path / "part01.bin"
     part.write_bytes(b"GGUF" + b"\0" * 60)
-    import hashlib
-
     digest = hashlib.sha256(part.read_bytes()).hexdigest()
     target = local.assemble_model(parts=[part], expected_sha256=digest, filename="m.gguf")
     assert target == configured / "models" / "m.gguf"
