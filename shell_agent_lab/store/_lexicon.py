@@ -204,6 +204,21 @@ CONTRASTS: dict[str, dict[str, tuple[str, ...]]] = {
         "csv tsv parquet json jsonl ndjson xlsx xls feather arrow avro orc sqlite pdf png svg html "
         "markdown"
     )},
+    # the measure a fact is about: "revenue grew 5%" and "cost grew 5%" are different facts
+    "measure": {
+        "revenue": _words("revenue revenues sales turnover"),
+        "cost": _words("cost costs expense expenses spend spending"),
+        "profit": _words("profit profits earnings"),
+        "margin": _words("margin margins"),
+        "price": _words("price prices pricing"),
+        "quantity": _words("units quantity quantities"),
+        "orders": _words("orders"),
+        "refunds": _words("refund refunds"),
+        "discount": _words("discount discounts"),
+        "churn": _words("churn"),
+        "traffic": _words("traffic visits visitors pageviews"),
+        "conversion": _words("conversion conversions"),
+    },
     "currency": {
         "usd": _words("usd dollar dollars"),
         "eur": _words("eur euro euros"),
