@@ -118,7 +118,6 @@ def import_envelope(core: "_MemoryCore", envelope: object, cap: int | None) -> I
                 continue
             if result.added:
                 added += 1
-            else:
+            else:   # merged into a known fact (a touch), not skipped
                 touched += 1
-                skipped += 1
     return ImportResult(added=added, touched=touched, skipped=skipped)

@@ -68,7 +68,7 @@ def test_import_merges_skips_and_coerces(store):
         ],
     }
     result = store.global_memory.import_(envelope)
-    assert (result.added, result.skipped, result.touched) == (2, 2, 1)
+    assert (result.added, result.skipped, result.touched) == (2, 1, 1)   # a duplicate is merged, not skipped
     by_fact = {e.fact: e for e in store.global_memory.list()}
     assert by_fact["Use ISO dates"].category == "decision"
     assert by_fact["Use ISO dates"].created_at.isoformat() == "2025-01-02T03:04:05+00:00"
