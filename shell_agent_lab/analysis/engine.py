@@ -259,13 +259,12 @@ class AnalysisEngine:
         return [(c, str(t)) for c, t in zip(relation.columns, relation.types)]
 
     def _comment(self, name: str) -> str:
-        if name.lower() in self._jobs:   # a table still being stored is a view until it is
-            sql = ("SELECT comment FROM duckdb_views() WHERE database_name = current_database() "
-                   "AND schema_name = 'main' AND view_name = ?")
-        else:
-            sql = ("SELECT comment FROM duckdb_tables() WHERE database_name = current_database() "
-                   "AND schema_name = 'main' AND table_name = ?")
-        rows = self._conn.execute(sql, [name]).fetchall()
+        job = self._jobs.get(name.lower())
+        if job is not None:   # kept with the load record until the table is stored
+            return job.description
+        rows = self._conn.execute(
+            "SELECT comment FROM duckdb_tables() WHERE database_name = current_database() "
+            "AND schema_name = 'main' AND table_name = ?", [name]).fetchall()
         return (rows[0][0] or "") if rows else ""
 
     def _table_info(self, name: str, *, samples: bool = False) -> TableInfo:
@@ -360,9 +359,14 @@ class AnalysisEngine:
             kind, canonical = self._resolve(name)
             if kind != "table":
                 raise AnalysisError(f"{canonical!r} is a live DataFrame; descriptions are kept for loaded tables only.")
+            job = self._jobs.get(canonical.lower())
+            if job is not None:   # still being stored: the swap puts it on the table
+                self._conn.execute(f"UPDATE {_staging.LOADS_TABLE} SET description = ? WHERE token = ?",
+                                   [description[:4000], job.token])
+                job.description = description[:4000]
+                return
             literal = "'" + description[:4000].replace("'", "''") + "'"
-            kind = "VIEW" if canonical.lower() in self._jobs else "TABLE"   # the swap carries it over
-            self._conn.execute(f"COMMENT ON {kind} {quote_ident(canonical)} IS {literal}")
+            self._conn.execute(f"COMMENT ON TABLE {quote_ident(canonical)} IS {literal}")
 
     # ---- queries ---------------------------------------------------------------------------
 
@@ -679,9 +683,9 @@ class AnalysisEngine:
             try:
                 self._drop_name(self._conn, name)
                 self._ensure_loads_table(self._conn)
-                self._conn.execute(f"CREATE VIEW {quote_ident(name)} AS {select}")
-                self._conn.execute(f"INSERT INTO {_staging.LOADS_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                   [name, token, kind, stat.st_size, stat.st_mtime_ns, rows, exact, False, False])
+                self._conn.execute(f"CREATE TEMPORARY VIEW {quote_ident(name)} AS {select}")
+                self._conn.execute(f"INSERT INTO {_staging.LOADS_TABLE} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                   [name, token, kind, stat.st_size, stat.st_mtime_ns, rows, exact, False, False, ""])
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
@@ -702,28 +706,37 @@ class AnalysisEngine:
     def _ensure_loads_table(self, conn: duckdb.DuckDBPyConnection) -> None:
         conn.execute(f"CREATE TABLE IF NOT EXISTS {_staging.LOADS_TABLE} (name VARCHAR, token VARCHAR, "
                      "kind VARCHAR, size BIGINT, mtime_ns BIGINT, estimated_rows BIGINT, rows_exact BOOLEAN, "
-                     "full_sample BOOLEAN, stored BOOLEAN)")
+                     "full_sample BOOLEAN, stored BOOLEAN, description VARCHAR)")
 
     def _catalog_kind(self, conn: duckdb.DuckDBPyConnection, name: str) -> tuple[str, str] | None:
         """("table" | "view", exact name) of an object in the main schema, by case-insensitive name."""
         rows = conn.execute(
             "SELECT 'table', table_name FROM duckdb_tables() WHERE database_name = current_database() "
             "AND schema_name = 'main' AND NOT temporary AND lower(table_name) = lower($1) UNION ALL "
-            "SELECT 'view', view_name FROM duckdb_views() WHERE database_name = current_database() "
-            "AND schema_name = 'main' AND NOT temporary AND NOT internal AND lower(view_name) = lower($1)",
+            "SELECT 'view', view_name FROM duckdb_views() WHERE (database_name = current_database() "
+            "OR temporary) AND schema_name = 'main' AND NOT internal AND lower(view_name) = lower($1)",
             [name]).fetchall()
         return (rows[0][0], rows[0][1]) if rows else None
 
     def _drop_name(self, conn: duckdb.DuckDBPyConnection, name: str) -> None:
-        """Drop what ``name`` is now (a table, or a view still being stored, with its record)."""
-        found = self._catalog_kind(conn, name)
-        if found is not None:
+        """Drop what ``name`` is now (a table, or the view of a file still being stored, with
+        its record and half-built table)."""
+        for _ in range(3):
+            found = self._catalog_kind(conn, name)
+            if found is None:
+                break
             conn.execute(f"DROP {'TABLE' if found[0] == 'table' else 'VIEW'} {quote_ident(found[1])}")
         job = self._jobs.get(name.lower())
         if job is not None:
             conn.execute(f"DROP TABLE IF EXISTS {quote_ident(_staging.BUILD_PREFIX + job.token)}")
         if self._catalog_kind(conn, _staging.LOADS_TABLE) is not None:
             conn.execute(f"DELETE FROM {_staging.LOADS_TABLE} WHERE lower(name) = lower(?)", [name])
+            self._tidy_loads(conn)
+
+    def _tidy_loads(self, conn: duckdb.DuckDBPyConnection) -> None:
+        """Drop the record table once no load is pending (a stored session keeps only its tables)."""
+        if conn.execute(f"SELECT count(*) FROM {_staging.LOADS_TABLE}").fetchall()[0][0] == 0:
+            conn.execute(f"DROP TABLE {_staging.LOADS_TABLE}")
 
     def _forget_job(self, job: _staging.Job) -> None:
         """After the catalogue no longer refers to ``job``: drop it from memory and unlink its file."""
@@ -892,7 +905,7 @@ class AnalysisEngine:
             if not self._lock_or_stop(job):
                 raise _Stopped
             try:
-                self._swap(writer, job)
+                self._swap(job)
             finally:
                 self._lock.release()
         except BaseException:
@@ -915,30 +928,23 @@ class AnalysisEngine:
                     pass
         self._forget_job(job)
 
-    @staticmethod
-    def _view_comment(conn: duckdb.DuckDBPyConnection, name: str) -> str:
-        rows = conn.execute("SELECT comment FROM duckdb_views() WHERE database_name = current_database() "
-                            "AND schema_name = 'main' AND view_name = ?", [name]).fetchall()
-        return (rows[0][0] or "") if rows else ""
-
     def _replace_view(self, conn: duckdb.DuckDBPyConnection, name: str, select: str) -> None:
-        """(Re)define the view of a file being stored, keeping its description."""
-        comment = self._view_comment(conn, name)
-        conn.execute(f"CREATE OR REPLACE VIEW {quote_ident(name)} AS {select}")
-        if comment:
-            conn.execute(f"COMMENT ON VIEW {quote_ident(name)} IS {_staging.sql_literal(comment)}")
+        """(Re)define the view of a file being stored (temporary: it is never in the file, so a
+        copy of the database, e.g. in an exported bundle, holds no view that reads a file)."""
+        conn.execute(f"CREATE OR REPLACE TEMPORARY VIEW {quote_ident(name)} AS {select}")
 
-    def _swap(self, conn: duckdb.DuckDBPyConnection, job: _staging.Job) -> None:
+    def _swap(self, job: _staging.Job) -> None:
         """Replace the view by the stored table in one transaction (the engine lock is held)."""
-        comment = self._view_comment(conn, job.name)
+        conn = self._conn
         conn.execute("BEGIN")
         try:
-            conn.execute(f"DROP VIEW IF EXISTS {quote_ident(job.name)}")
+            conn.execute(f"DROP VIEW IF EXISTS temp.main.{quote_ident(job.name)}")
             conn.execute(f"ALTER TABLE {quote_ident(_staging.BUILD_PREFIX + job.token)} "
                          f"RENAME TO {quote_ident(job.name)}")
-            if comment:
-                conn.execute(f"COMMENT ON TABLE {quote_ident(job.name)} IS {_staging.sql_literal(comment)}")
+            if job.description:
+                conn.execute(f"COMMENT ON TABLE {quote_ident(job.name)} IS {_staging.sql_literal(job.description)}")
             conn.execute(f"DELETE FROM {_staging.LOADS_TABLE} WHERE token = ?", [job.token])
+            self._tidy_loads(conn)
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -966,53 +972,56 @@ class AnalysisEngine:
             self._lock.release()
 
     def _resume_loads(self) -> None:
-        """At open: finish what a closed or crashed kernel left half done."""
+        """At open: finish what a closed or crashed kernel left half done.
+
+        A record whose file is still staged and unchanged gets its view back and its store
+        restarted (or, if it was stored but not yet swapped in, swapped in now). Any other
+        record (its file is gone, or it came in a database file from elsewhere) is dropped and
+        its name reported as not loaded."""
         if self._catalog_kind(self._conn, _staging.LOADS_TABLE) is None:
             self._drop_stray_builds(set())
             return
-        records = self._conn.execute(
-            f"SELECT name, token, kind, size, mtime_ns, estimated_rows, rows_exact, full_sample, stored "
-            f"FROM {_staging.LOADS_TABLE}").fetchall()
+        try:
+            records = self._conn.execute(
+                f"SELECT name, token, kind, size, mtime_ns, estimated_rows, rows_exact, full_sample, stored, "
+                f"description FROM {_staging.LOADS_TABLE}").fetchall()
+        except duckdb.Error:   # not a record table this engine wrote
+            log.warning("ignoring an unreadable %s table", _staging.LOADS_TABLE, exc_info=True)
+            self._conn.execute(f"DROP TABLE {_staging.LOADS_TABLE}")
+            records = []
         kept: set[str] = set()
-        for name, token, kind, size, mtime_ns, rows, exact, full_sample, stored in records:
+        for name, token, kind, size, mtime_ns, rows, exact, full_sample, stored, description in records:
             job = None
             if (self._stage is not None and isinstance(name, str) and _staging.valid_token(token)
                     and kind in _staging.SUFFIXES):
                 link = _staging.link_path(self._stage, token, kind)
                 job = _staging.Job(name=name, token=token, kind=kind, link=link, size=int(size or 0),
                                    mtime_ns=int(mtime_ns or 0), estimated_rows=int(rows or 0),
-                                   rows_exact=bool(exact), full_sample=bool(full_sample))
+                                   rows_exact=bool(exact), full_sample=bool(full_sample),
+                                   description=str(description or ""))
                 if not (link.is_file() and not link.is_symlink() and job.unchanged()):
                     job = None
             try:
-                self._conn.execute("BEGIN")
-                if job is None:
-                    # the record is foreign or its file is gone: the table was never stored
-                    self._conn.execute(f"DELETE FROM {_staging.LOADS_TABLE} WHERE token IS NOT DISTINCT FROM ?",
-                                       [token])
-                    found = self._catalog_kind(self._conn, str(name))
-                    if found is not None and found[0] == "view":
-                        self._conn.execute(f"DROP VIEW {quote_ident(found[1])}")
-                    self._lost[str(name).lower()] = (
-                        f"table {name!r} was still being stored when the session closed and its file "
-                        "is no longer available; load it again.")
-                elif stored and self._catalog_kind(self._conn, _staging.BUILD_PREFIX + token) is not None:
-                    self._conn.execute("COMMIT")     # stored and checked, not yet swapped in
-                    with self._lock:
-                        self._swap(self._conn, job)
+                if job is not None and stored and \
+                        self._catalog_kind(self._conn, _staging.BUILD_PREFIX + token) is not None:
+                    self._swap(job)                  # stored and checked, not yet swapped in
                     job.link.unlink(missing_ok=True)
                     continue
-                else:
+                if job is not None:
                     job.select = self._staged_select(self._conn, job.link, kind, full_sample=job.full_sample)
                     self._replace_view(self._conn, name, job.select)
                     kept.add(token)
-                self._conn.execute("COMMIT")
+                    self._jobs[job.key] = job
+                    continue
             except duckdb.Error:
-                self._conn.execute("ROLLBACK")
                 log.warning("could not resume storing %s", name, exc_info=True)
-                continue
-            if job is not None:
-                self._jobs[job.key] = job
+                self._jobs.pop(str(name).lower(), None)
+            self._conn.execute(f"DELETE FROM {_staging.LOADS_TABLE} WHERE token IS NOT DISTINCT FROM ?", [token])
+            self._lost[str(name).lower()] = (
+                f"table {name!r} was still being stored when the session closed and its file is no "
+                "longer available; load it again.")
+        if self._catalog_kind(self._conn, _staging.LOADS_TABLE) is not None:
+            self._tidy_loads(self._conn)
         self._drop_stray_builds(kept)
         for job in list(self._jobs.values()):
             self._start_job(job)

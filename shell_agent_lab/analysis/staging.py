@@ -8,7 +8,9 @@ the session database. Instead:
    set before external access is switched off and the configuration locked; DuckDB resolves
    symbolic links, so only real files placed there by this module are readable);
 2. the table name becomes a view over the linked file, with the column types sniffed once, so
-   the next query already answers from the file;
+   the next query already answers from the file. The view is temporary (it lives in the
+   session connection, never in the database file), so a copy of the file, e.g. in an exported
+   bundle, holds no view that reads a file;
 3. a background builder streams the file into a hidden table in chunks, yielding to every
    query between chunks, then swaps it in for the view in one transaction.
 
@@ -70,6 +72,7 @@ class Job:
     cursor: Any = None            # the builder's connections, so a stop can interrupt them
     reader: Any = None
     samples: dict[str, list[str]] | None = None
+    description: str = ""        # set while loading; the swap puts it on the table
 
     @property
     def key(self) -> str:

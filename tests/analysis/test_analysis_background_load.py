@@ -119,7 +119,7 @@ def test_a_large_file_answers_at_once_and_is_swapped_for_a_stored_table(make_eng
     assert engine.query(TOTAL).rows == expected(big)          # the same answer from the stored table
     stored = engine.describe("big")
     assert (stored.rows, stored.rows_exact, stored.loading) == (ROWS, True, False)
-    assert catalog(engine) == (["_sal_loads", "big"], [])
+    assert catalog(engine) == (["big"], [])
     assert stage_files(engine) == []                          # the link is gone
     # storage order is the file's order
     assert engine.preview("big", 3).rows == [(0, 0, "name_0", engine.query("SELECT DATE '2020-01-01'").rows[0][0]),
@@ -143,9 +143,9 @@ def test_a_query_running_at_swap_time_finishes_first(make_engine, big, monkeypat
     events: list[str] = []
     swap = engine._swap
 
-    def recorded_swap(conn, job):
+    def recorded_swap(job):
         events.append(f"swap with {engine._active} queries running")
-        swap(conn, job)
+        swap(job)
     monkeypatch.setattr(engine, "_swap", recorded_swap)
     started = threading.Event()
     result: list = []
@@ -206,13 +206,37 @@ def test_close_in_the_middle_resumes_on_reopen(make_engine, big, monkeypatch, tm
     assert reopened.wait_loaded(timeout=30)
     assert reopened.query(TOTAL).rows == expected(big)
     assert reopened.describe("big").description == "orders, loaded at night"
-    assert catalog(reopened) == (["_sal_loads", "big"], []) and stage_files(reopened) == []
+    assert catalog(reopened) == (["big"], []) and stage_files(reopened) == []
+
+
+def test_a_copy_of_the_database_mid_store_passes_the_bundle_check(make_engine, big, monkeypatch, tmp_path):
+    """The view over the file is temporary, so an exported database holds no view that reads
+    files (the bundle importer refuses those); the half-done load is simply not in the copy."""
+    from shell_agent_lab.bundle._duckdb_file import check_imported, snapshot
+
+    gate = Gate(monkeypatch, hold_after=2)
+    db = tmp_path / "s" / "analysis.duckdb"
+    engine = make_engine(background(), db=db)
+    engine.load(str(big), "big")
+    (engine._stage.parent / "small.csv").write_text("x\n1\n")
+    assert gate.reached.wait(10)
+    close_while_held(engine, gate)             # an export closes the engine, then copies the file
+    copy = tmp_path / "copy.duckdb"
+    snapshot(db, copy)
+    assert "big" not in check_imported(copy)
+    imported = make_engine(background(), db=tmp_path / "imported" / "analysis.duckdb")
+    import shutil
+    shutil.copy(copy, imported.db_path.with_name("x.duckdb"))
+    other = make_engine(background(), db=imported.db_path.with_name("x.duckdb"))
+    assert other.tables() == [] and catalog(other) == ([], [])
+    with pytest.raises(UnknownTableError, match="still being stored"):
+        other.describe("big")
 
 
 def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine, big, monkeypatch, tmp_path):
     db = tmp_path / "s" / "analysis.duckdb"
     engine = make_engine(background(), db=db)
-    def crash(conn, job):
+    def crash(job):
         raise engine_module._Stopped      # the thread ends as a killed kernel's would: no clean-up
     monkeypatch.setattr(engine, "_swap", crash)
     engine.load(str(big), "big")
@@ -224,7 +248,7 @@ def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine
     reopened = make_engine(background(), db=db)
     assert reopened.loading() == [] and reads == []
     assert reopened.query(TOTAL).rows == expected(big)
-    assert catalog(reopened) == (["_sal_loads", "big"], []) and stage_files(reopened) == []
+    assert catalog(reopened) == (["big"], []) and stage_files(reopened) == []
 
 
 def test_a_half_written_store_is_discarded_and_redone(make_engine, big, monkeypatch, tmp_path):
@@ -238,7 +262,7 @@ def test_a_half_written_store_is_discarded_and_redone(make_engine, big, monkeypa
     reopened = make_engine(background(), db=db)
     assert reopened.wait_loaded(timeout=30)
     assert reopened.query(TOTAL).rows == expected(big)
-    assert catalog(reopened) == (["_sal_loads", "big"], [])
+    assert catalog(reopened) == (["big"], [])
 
 
 def test_the_original_file_may_be_deleted_while_it_is_stored(make_engine, big, monkeypatch):
@@ -263,7 +287,7 @@ def test_a_vanished_staged_file_drops_the_table_with_a_reason(make_engine, big, 
         (engine._stage / name).unlink()
     gate.release.set()
     assert engine.wait_loaded(timeout=30)
-    assert engine.tables() == [] and catalog(engine) == (["_sal_loads"], [])
+    assert engine.tables() == [] and catalog(engine) == ([], [])
     with pytest.raises(UnknownTableError, match="could not be stored .*load the file again"):
         engine.describe("big")
     engine.load(str(big), "big")                     # loading again works
@@ -280,7 +304,7 @@ def test_a_file_gone_before_reopen_is_reported_not_listed(make_engine, big, monk
     for name in os.listdir(staging.stage_dir_for(db)):
         os.unlink(staging.stage_dir_for(db) / name)
     reopened = make_engine(background(), db=db)
-    assert reopened.tables() == [] and catalog(reopened) == (["_sal_loads"], [])
+    assert reopened.tables() == [] and catalog(reopened) == ([], [])
     with pytest.raises(UnknownTableError, match="still being stored when the session closed"):
         reopened.preview("big")
 
@@ -333,14 +357,14 @@ def test_reloading_or_resetting_stops_the_store(make_engine, big, workdir, monke
     engine.load(str(small), "big")                       # same name: the first store stops
     assert engine.wait_loaded(timeout=30)
     assert engine.query(TOTAL).rows == expected(small)
-    assert catalog(engine) == (["_sal_loads", "big"], []) and stage_files(engine) == []
+    assert catalog(engine) == (["big"], []) and stage_files(engine) == []
     gate2 = Gate(monkeypatch, hold_after=1)
     engine.load(str(big), "other")
     assert gate2.reached.wait(10)
     gate2.release.set()
     assert sorted(engine.drop_all()) == ["big", "other"]
     assert engine.tables() == [] and engine.loading() == []
-    assert catalog(engine) == (["_sal_loads"], []) and stage_files(engine) == []
+    assert catalog(engine) == ([], []) and stage_files(engine) == []
 
 
 def test_parquet_rows_are_exact_at_once(make_engine, workdir):
@@ -386,17 +410,32 @@ def test_a_forged_load_record_cannot_point_at_another_file(make_engine, workdir,
     db.parent.mkdir()
     con = duckdb.connect(str(db))
     con.execute(f"CREATE TABLE {staging.LOADS_TABLE} (name VARCHAR, token VARCHAR, kind VARCHAR, size BIGINT, "
-                "mtime_ns BIGINT, estimated_rows BIGINT, rows_exact BOOLEAN, full_sample BOOLEAN, stored BOOLEAN)")
+                "mtime_ns BIGINT, estimated_rows BIGINT, rows_exact BOOLEAN, full_sample BOOLEAN, stored BOOLEAN, "
+                "description VARCHAR)")
     con.execute(f"INSERT INTO {staging.LOADS_TABLE} VALUES ('leak', '../../notebooks/secret', 'csv', 0, 0, 1, "
-                "true, false, false), ('leak2', ?, 'csv', 0, 0, 1, true, false, false)", ["a" * 32])
+                "true, false, false, ''), ('leak2', ?, 'csv', 0, 0, 1, true, false, false, '')", ["a" * 32])
     con.execute(f"CREATE VIEW leak AS SELECT * FROM read_csv('{secret}')")
     con.execute(f"CREATE VIEW leak2 AS SELECT * FROM read_csv('{secret}')")
     con.close()
     engine = make_engine(background(), db=db)
     assert engine.tables() == [] and engine.loading() == []
-    assert catalog(engine) == (["_sal_loads"], [])
+    assert catalog(engine) == ([], ["leak", "leak2"])     # the file's own views: never listed …
     with pytest.raises(UnknownTableError):
         engine.preview("leak")
+    with pytest.raises(duckdb.Error, match="disabled by configuration"):
+        engine._conn.execute("SELECT * FROM leak2")         # … and they cannot read the file
+
+
+def test_a_record_table_of_another_shape_is_ignored(make_engine, tmp_path):
+    db = tmp_path / "foreign" / "analysis.duckdb"
+    db.parent.mkdir()
+    con = duckdb.connect(str(db))
+    con.execute(f"CREATE TABLE {staging.LOADS_TABLE} (name VARCHAR)")
+    con.execute(f"INSERT INTO {staging.LOADS_TABLE} VALUES ('x')")
+    con.execute("CREATE TABLE kept AS SELECT 1 AS one")
+    con.close()
+    engine = make_engine(background(), db=db)
+    assert [t.name for t in engine.tables()] == ["kept"] and catalog(engine) == (["kept"], [])
 
 
 def test_the_row_estimate_of_a_text_file(tmp_path):
