@@ -147,3 +147,27 @@ def test_a_kernel_side_store_reads_what_the_cli_wrote(configured, home):
     result = json.loads(lines[0][len("RESULT "):])
     assert result == {"store": str(configured), "data_dir": str(configured),
                       "facts": ["User prefers plotly"]}
+
+
+def test_a_data_dir_set_only_in_the_kernel_config_is_followed(home, tmp_path):
+    target = tmp_path / "kernel-config-data"
+    profile = home / ".ipython" / "profile_default"
+    profile.mkdir(parents=True)
+    (profile / "ipython_kernel_config.py").write_text(f"c.ShellAgent.data_dir = {str(target)!r}\n")
+    code, out, err = run("memory", "add", "User prefers plotly", "--category", "preference")
+    assert code == 0, err
+    assert (target / "shell_agent_lab.sqlite3").is_file()
+    assert not (_default_dir() / "shell_agent_lab.sqlite3").exists()
+
+
+def test_the_profile_overrides_the_environment_wide_kernel_config(home, tmp_path, monkeypatch):
+    from shell_agent_lab import _config_file
+
+    env_wide, mine = tmp_path / "prefix", tmp_path / "mine"
+    (env_wide / "etc" / "ipython").mkdir(parents=True)
+    (env_wide / "etc" / "ipython" / "ipython_kernel_config.py").write_text(
+        f"c.ShellAgent.data_dir = {str(tmp_path / 'env-wide')!r}\n")
+    monkeypatch.setattr(_config_file.sys, "prefix", str(env_wide))
+    assert paths.configured_data_dir() == str(tmp_path / "env-wide")
+    _configure(home, f"c.ShellAgent.data_dir = {str(mine)!r}\n")
+    assert paths.configured_data_dir() == str(mine)
