@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 import ctypes
 import io
+import linecache
 import sys
 import threading
 import time
@@ -112,40 +113,61 @@ class _Discard:
 
 class ThreadRoutedStream:
     """Stands in for ``sys.stdout``/``sys.stderr``: a thread that runs agent code writes into
-    its run's capture; every other thread writes to the wrapped stream as before."""
+    its run's capture; every other thread writes to the wrapped stream as before.
+
+    IPython patches ``write`` on the stream object for the duration of each cell (it records
+    stream output in the history). Such a patch is kept here, on the wrapper, and applies only
+    to threads that do not run agent code — it never reaches the wrapped stream, which would
+    route the write back through this wrapper forever. Other attributes are read from, and
+    set on, the wrapped stream.
+    """
+
+    _OWN = frozenset({"_stream", "_write_hook", "writelines", "flush"})
 
     def __init__(self, stream: Any) -> None:
         object.__setattr__(self, "_stream", stream if stream is not None else _Discard())
+        object.__setattr__(self, "_write_hook", None)
 
     @property
     def wrapped(self) -> Any:
         return self._stream
 
-    def _target(self) -> Any:
+    @property
+    def write(self) -> Any:
         capture = _routes.get(threading.get_ident())
-        return capture if capture is not None else self._stream
+        if capture is not None:
+            return capture.write
+        return self._write_hook or self._stream.write
 
-    def write(self, text: str) -> int:
-        return self._target().write(text)
+    @write.setter
+    def write(self, fn: Any) -> None:
+        if threading.get_ident() in _routes:
+            return          # agent code patching the stream must not redirect everyone else's output
+        object.__setattr__(self, "_write_hook", None if fn == self._stream.write else fn)
 
     def writelines(self, lines: Any) -> None:
-        target = self._target()
         for line in lines:
-            target.write(line)
+            self.write(line)
 
     def flush(self) -> None:
-        target = self._target()
+        capture = _routes.get(threading.get_ident())
+        target = capture if capture is not None else self._stream
         flush = getattr(target, "flush", None)
         if flush is not None:
             flush()
 
     def __getattr__(self, name: str) -> Any:
-        if name == "_stream":       # not set yet (copy, unpickling): no recursion
+        if name in ("_stream", "_write_hook"):      # not set yet (copy, unpickling): no recursion
             raise AttributeError(name)
         return getattr(self._stream, name)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self._stream, name, value)
+        if name == "write":
+            object.__setattr__(self, name, value)   # the property's setter
+        elif name in self._OWN:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self._stream, name, value)
 
     def __repr__(self) -> str:
         return f"<ThreadRoutedStream around {self._stream!r}>"
@@ -227,7 +249,7 @@ class _Run:
             self._leave_code()
             if isinstance(exc, KeyboardInterrupt) and self.interrupted:
                 self.stopped_by = self.interrupted
-            self.out.write(traceback.format_exc(limit=-3).rstrip() + "\n")
+            self.out.write(_format_error(exc) + "\n")
             return
         if value is not None:
             self.out.write(to_text(value, self.limit) + "\n")
@@ -238,6 +260,15 @@ class _Run:
                 return False
             self.interrupted = self.interrupted or why
             return _set_async_exc(self.thread.ident, KeyboardInterrupt) == 1
+
+
+def _format_error(exc: BaseException) -> str:
+    """The exception with the last frames of its traceback, starting at the agent's code."""
+    tb = exc.__traceback__
+    first = tb
+    while first is not None and first.tb_frame.f_code.co_filename != "<agent-code>":
+        first = first.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, first or tb, limit=-3)).rstrip()
 
 
 _active_lock = threading.Lock()
@@ -274,6 +305,8 @@ def run_code(code: str, namespace: dict[str, Any], *, limit: int = MAX_OUTPUT_CH
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         trailing = compile(ast.Expression(tree.body.pop().value), "<agent-code>", "eval")
     run = _Run(compile(tree, "<agent-code>", "exec"), trailing, namespace, limit)
+    # tracebacks quote the lines of the code (the latest run's: its error is formatted at once)
+    linecache.cache["<agent-code>"] = (len(code), None, code.splitlines(True), "<agent-code>")
     with _active_lock:
         busy = _active
         if busy is None:

@@ -214,3 +214,35 @@ def test_timeout_setting_is_validated():
     with pytest.raises(TraitError, match="run_python_timeout"):
         ShellAgent(run_python_timeout=-1)
     assert ShellAgent().run_python_timeout == run_python.DEFAULT_TIMEOUT
+
+
+def test_a_write_patch_like_ipythons_history_tee_stays_with_other_threads():
+    """IPython replaces ``sys.stdout.write`` for each cell; that must neither loop back through
+    the wrapper nor see the agent's output."""
+    execute_code("1", {})                               # the wrapper is in place
+    stream = sys.stdout
+    seen: list[str] = []
+    original_write = stream.write
+
+    def tee(data):
+        seen.append(data)
+        return original_write(data)
+
+    stream.write = tee
+    try:
+        out, ok = execute_code("print('agent line')", {})
+        print("cell line")
+    finally:
+        stream.write = original_write
+    assert ok and out == "agent line"
+    assert "".join(seen) == "cell line\n"
+    print("after the cell")                             # the patch is gone
+    assert "".join(seen) == "cell line\n"
+
+
+def test_errors_quote_the_agents_code_without_the_runners_frames():
+    out, ok = execute_code("def f(x):\n    return 1 / x\nf(0)", {})
+    assert not ok
+    assert "run_python.py" not in out
+    assert 'File "<agent-code>", line 2, in f' in out and "return 1 / x" in out
+    assert out.endswith("ZeroDivisionError: division by zero")
