@@ -207,8 +207,11 @@ def _register_commands() -> None:
 
     def mcp_command(agent: Any, words: list[str]) -> CommandResult:
         ext: Extensions | None = getattr(agent, "extensions", None)
+        problem = ext.errors.get("configuration") if ext is not None else None
+        note = f"\n\nThe MCP configuration was not applied: {problem}" if problem else ""
         if ext is None or not ext.servers:
-            return CommandResult("mcp", text="No MCP servers are configured (set `ShellAgent.mcp_servers`).",
+            return CommandResult("mcp", text="No MCP servers are configured for this profile (set "
+                                 "`ShellAgent.mcp_servers`, or a profile's `mcp_servers`)." + note,
                                  kind="mcp", data=[])
         if words[:1] == ["restart"] and len(words) == 2:
             try:
@@ -220,7 +223,7 @@ def _register_commands() -> None:
         status = ext.status()
         lines = [f"- **{s['name']}**: {_state_text(s)}, {len(s['tools'])} tool(s)"
                  + (f" — {s['error'].splitlines()[0]}" if s["error"] else "") for s in status]
-        return CommandResult("mcp", text="\n".join(lines), data=status, kind="mcp")
+        return CommandResult("mcp", text="\n".join(lines) + note, data=status, kind="mcp")
 
     register_command("tools", tools_command, "List the tools the model may call; `/tools reload` rereads scripts",
                      "/tools [reload]")

@@ -124,6 +124,8 @@ def test_a_bad_profile_configuration_keeps_the_servers_and_says_why(store, made)
     agent.set_profile("broken")
     assert agent.extensions.servers["shared"].alive
     assert "needs at least a 'command'" in agent.extensions.errors["configuration"]
+    shown = run_command(agent, "/mcp").text
+    assert "**shared**: running" in shown and "was not applied: MCP server 'nocmd' needs at least" in shown
 
 
 def test_hanging_mcp_tool_times_out_in_a_turn_and_the_server_is_usable_after(store, made):
