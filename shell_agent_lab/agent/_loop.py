@@ -17,7 +17,7 @@ from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
-from ._loopguard import EMPTY_REPLY_NOTE, LoopDetector
+from ._loopguard import EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, LoopDetector, imitates_tool_result
 from ._types import Reply, ToolActivity
 
 __all__ = ["TurnEnv", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
@@ -329,7 +329,7 @@ class _Turn:
 
     def _loop(self) -> None:
         env = self.env
-        retried_empty = False
+        retried_empty = retried_fake = False
         notes: list[str] = []
         for _ in range(env.max_rounds):
             self._check_cancel()
@@ -344,6 +344,12 @@ class _Turn:
             notes = []
             text = env.builder.clean_reply(self.sid, response.text or "")
             if not response.tool_calls:
+                if imitates_tool_result(text):
+                    text = ""       # never shown or kept: its numbers were invented
+                    if not retried_fake:
+                        retried_fake = True
+                        notes = [FAKE_RESULT_NOTE]
+                        continue
                 if text.strip():
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text

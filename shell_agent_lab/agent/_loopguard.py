@@ -1,12 +1,22 @@
 """Loop detection: three errors in a row from the same tool earn one corrective note."""
 from __future__ import annotations
 
+import re
 from collections import deque
 
-__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE"]
+__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "imitates_tool_result"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
                     "the tool calls found.")
+FAKE_RESULT_NOTE = ("Note: your previous reply made up a tool result instead of calling a tool. To get "
+                    "data, call a tool such as query_sql; to act, call the tool the user asked for.")
+_FAKE_RESULT = re.compile(r"^\s*<tool_response>", re.IGNORECASE)
+
+
+def imitates_tool_result(text: str) -> bool:
+    """A reply that opens with a ``<tool_response>`` block: a small model writing the result of a
+    call it never made (invented numbers), instead of making the call."""
+    return bool(_FAKE_RESULT.match(text))
 
 
 class LoopDetector:

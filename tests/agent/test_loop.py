@@ -206,3 +206,24 @@ def test_provider_extras_are_replayed_on_the_next_request(make_agent):
     assert assistants[0].extra == {"thought_signature": "bXNn"}
     assert assistants[0].tool_calls[0].extra == {"thought_signature": "c2ln"}
     assert assistants[1].extra == {"thought_signature": "ZW5k"}
+
+
+def test_a_made_up_tool_result_is_never_shown_and_the_model_is_asked_again(make_agent, store):
+    from shell_agent_lab.agent._loopguard import FAKE_RESULT_NOTE
+
+    fake = "<tool_response>\n| product | total |\n|---|---|\n| Product A | 12345.0 |\n</tool_response>"
+    backend = ScriptedBackend([fake, "Gadget sold the most."])
+    agent, _ = make_agent(backend)
+    r = agent.run("total per product?")
+    assert r.text == "Gadget sold the most."
+    assert notes_in(backend.requests[1]) == [FAKE_RESULT_NOTE]
+    assert all("12345" not in rec.content for rec in store.list_records(agent.session.id))
+
+
+def test_a_made_up_tool_result_twice_is_treated_as_no_answer(make_agent):
+    fake = "<tool_response>\n(1 row)\n</tool_response>"
+    backend = ScriptedBackend([fake, fake, "Sorry, I could not get that."])
+    agent, _ = make_agent(backend)
+    r = agent.run("total per product?")
+    assert r.text == "Sorry, I could not get that." and len(backend.requests) == 3
+    assert notes_in(backend.requests[2]) == [EMPTY_REPLY_NOTE]
