@@ -67,13 +67,16 @@ def wrap(ctx: ToolContext, text: str) -> str:
     return wrapper(text) if wrapper is not None else text
 
 
-def ask_model(ctx: ToolContext, system: str, user: str) -> str:
-    """One model call without tools; returns the reply text."""
+def ask_model(ctx: ToolContext, system: str, user: str, *, response_format: dict[str, Any] | None = None,
+              temperature: float | None = None) -> str:
+    """One model call without tools; returns the reply text (``response_format``: a JSON schema
+    the reply must match, where the backend supports structured output)."""
     if ctx.backend is None:
         raise ToolError("this tool needs a model, and none is configured for the session.")
     from ..llm.types import ChatOptions
     response = ctx.backend.chat([Message("system", system), Message("user", user)],
-                                options=ChatOptions(cancel=ctx.cancel))
+                                options=ChatOptions(cancel=ctx.cancel, response_format=response_format,
+                                                    temperature=temperature))
     return (response.text or "").strip()
 
 

@@ -75,7 +75,9 @@ def _analyze_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         return result.columns, result.rows
 
     run = summarizer.run_windows(
-        spans, fetch, lambda system, user: ask_model(ctx, system, user), goal=goal, label=f"{table} rows",
+        spans, fetch, lambda system, user, schema: ask_model(
+            ctx, system, user, response_format=schema, temperature=summarizer.WINDOW_TEMPERATURE),
+        goal=goal, label=f"{table} rows",
         wrap=lambda text: wrap(ctx, text), cancel=ctx.cancel,
         progress=lambda k, n: ctx.progress(f"window {k}/{n}", k, n))
     if run.error and run.windows == 0:

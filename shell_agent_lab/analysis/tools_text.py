@@ -158,7 +158,7 @@ def _grep_text(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     return ToolResult(_clip(head + "\n" + "\n".join(out)))
 
 
-_TEXT_SYSTEM = summarizer.SYSTEM_PROMPT.replace("analyse data in windows", "read a document in chunks")
+_TEXT_SYSTEM = summarizer.TEXT_SYSTEM_PROMPT
 
 
 @guarded
@@ -180,7 +180,9 @@ def _analyze_text(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 
     name = meta.name or meta.id
     run = summarizer.run_windows(
-        spans, fetch, lambda system, user: ask_model(ctx, system, user), goal=perspective,
+        spans, fetch, lambda system, user, schema: ask_model(
+            ctx, system, user, response_format=schema, temperature=summarizer.WINDOW_TEMPERATURE),
+        goal=perspective,
         label=f"{name} chunk", wrap=lambda text: wrap(ctx, text), cancel=ctx.cancel,
         progress=lambda k, n: ctx.progress(f"chunk {k}/{n}", k, n), system_prompt=_TEXT_SYSTEM)
     if run.error and run.windows == 0:

@@ -112,6 +112,8 @@ class GeminiBackend(Backend):
                 for t in tools])] if tools else None,
             temperature=options.temperature,
             max_output_tokens=options.max_output_tokens,
+            response_mime_type="application/json" if options.response_format else None,
+            response_json_schema=_gemini_schema(options.response_format) if options.response_format else None,
             automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
         )
         kwargs: dict[str, Any] = {"policy": self.retry, "options": options, "rand": self._rand}
@@ -290,6 +292,12 @@ def to_gemini_contents(messages: Sequence[Message]) -> tuple[str, list[types.Con
             contents.append(types.Content(role="model", parts=parts or [types.Part(text="")]))
     flush()
     return "\n\n".join(system), contents
+
+
+def _gemini_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON schema as Gemini takes it (``response_json_schema``): without the title, which
+    names the schema for OpenAI-style APIs only."""
+    return {k: v for k, v in schema.items() if k != "title"}
 
 
 def _b64(data: bytes) -> str:

@@ -16,6 +16,7 @@ import base64
 import json
 import os
 import random
+import re
 import threading
 import uuid
 from typing import Any, Callable, Mapping, Sequence
@@ -135,6 +136,8 @@ class OpenAIBackend(Backend):
             payload["temperature"] = options.temperature
         if options.max_output_tokens:
             payload["max_tokens"] = options.max_output_tokens
+        if options.response_format:
+            payload["response_format"] = _response_format(options.response_format)
         if self.extra_body:
             payload["extra_body"] = dict(self.extra_body)
         return payload
@@ -295,6 +298,14 @@ class OpenAIBackend(Backend):
         if isinstance(exc, ValueError):
             return BadResponseError(f"malformed answer from {where}: {_short(exc)}")
         return BadResponseError(f"request to {where} failed: {type(exc).__name__}: {_short(exc)}")
+
+
+def _response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """``response_format`` for a JSON schema, named by its title and strict (OpenAI then
+    guarantees the shape; llama.cpp's server turns the schema into a grammar either way)."""
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", str(schema.get("title") or "response"))[:64]
+    body = {k: v for k, v in schema.items() if k != "title"}
+    return {"type": "json_schema", "json_schema": {"name": name, "schema": body, "strict": True}}
 
 
 class _StreamState:

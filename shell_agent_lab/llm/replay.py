@@ -95,8 +95,13 @@ def _matches_conversation(env: Mapping[str, str]) -> bool:
 
 
 def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
-                      env: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """A stable, secret-free description of a request (the cassette's ``request``)."""
+                      env: Mapping[str, str] | None = None, *,
+                      response_format: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A stable, secret-free description of a request (the cassette's ``request``).
+
+    A requested response schema is part of it (like the tool list), so requests without one keep
+    the keys they always had; matching on the conversation leaves it out (like the tool list).
+    """
     ids: dict[str, str] = {}
 
     def norm_id(value: str | None) -> str | None:
@@ -127,9 +132,13 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
         if m.images:
             entry["images"] = [f"{mime}:{hashlib.sha256(data).hexdigest()}" for mime, data in m.images]
         out.append(entry)
-    return {"messages": out,
-            "tools": [] if conversation_only else
-            [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]}
+    normalized: dict[str, Any] = {
+        "messages": out,
+        "tools": [] if conversation_only else
+        [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]}
+    if response_format and not conversation_only:
+        normalized["response_format"] = dict(response_format)
+    return normalized
 
 
 def memory_in_prompt(messages: Sequence[Message], env: Mapping[str, str] | None = None) -> str:
@@ -243,7 +252,8 @@ class ReplayBackend(Backend):
     # -- internals --------------------------------------------------------------------------
     def _exchange(self, messages: Sequence[Message], tools: Sequence[ToolSpec], options: ChatOptions | None,
                   on_text: Callable[[str], None] | None) -> Response:
-        normalized = normalize_request(messages, tools, self._env)
+        normalized = normalize_request(messages, tools, self._env,
+                                       response_format=options.response_format if options else None)
         key = request_key(normalized)
         if self.mode != "record":
             found = self._lookup(key)

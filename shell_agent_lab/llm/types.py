@@ -93,6 +93,10 @@ class ChatOptions:
     cancel: threading.Event | None = None
     #: called before each backoff sleep
     on_retry: Callable[[RetryInfo], None] | None = None
+    #: a JSON schema the reply's text must match (structured output). Its ``title`` names it.
+    #: OpenAI-compatible servers (llama.cpp included) enforce it, Gemini is given it as the
+    #: response schema; backends without structured output ignore it and the caller parses leniently.
+    response_format: dict[str, Any] | None = None
 
 
 class Backend(abc.ABC):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 import pytest
@@ -36,7 +37,7 @@ def test_bad_window_shapes(size, overlap):
 def test_single_window_one_call_and_parsed_fields():
     calls = []
 
-    def ask(system, user):
+    def ask(system, user, schema):
         calls.append(user)
         return json.dumps({"summary": "all fine", "new_findings": [
             {"description": "Value 9 is an outlier", "severity": "HIGH", "evidence": {"row": 3}}]})
@@ -54,7 +55,7 @@ def test_nine_rows_in_windows_of_three():
         seen.append((offset, limit))
         return ["v"], rows[offset:offset + limit]
 
-    def ask(system, user):
+    def ask(system, user, schema):
         return json.dumps({"summary": f"s{len(seen)}", "new_findings": [
             {"description": f"finding {len(seen)}", "severity": "low"}]})
 
@@ -66,7 +67,7 @@ def test_nine_rows_in_windows_of_three():
 def test_running_summary_and_wrapped_rows_reach_the_model():
     users = []
 
-    def ask(system, user):
+    def ask(system, user, schema):
         users.append(user)
         return '{"summary": "after %d", "new_findings": []}' % len(users)
 
@@ -74,7 +75,8 @@ def test_running_summary_and_wrapped_rows_reach_the_model():
                    wrap=lambda text: f"<w>{text}</w>")
     assert "Running summary so far: (none yet)" in users[0]
     assert "Running summary so far: after 1" in users[1]
-    assert '<w>[{"_row": 3, "a": 2}, {"_row": 4, "a": 3}]</w>' in users[1]
+    assert '<w>[{"_row": 3, "a": 2}, {"_row": 4, "a": 3}]</w>\n\nProfile of these rows' in users[1]
+    assert users[1].endswith("</w>")
 
 
 def test_code_fenced_json_and_unparseable_replies():
@@ -95,7 +97,7 @@ def test_eviction_keeps_the_most_severe():
 
 
 def test_run_caps_findings_at_fifty_low_first():
-    def ask(system, user):
+    def ask(system, user, schema):
         window = int(user.split("window ")[1].split("/")[0])
         severity = "critical" if window == 1 else "low"
         return json.dumps({"summary": "", "new_findings": [
@@ -110,7 +112,7 @@ def test_run_caps_findings_at_fifty_low_first():
 def test_cancel_stops_between_windows():
     cancel = threading.Event()
 
-    def ask(system, user):
+    def ask(system, user, schema):
         cancel.set()
         return "{}"
 
@@ -142,7 +144,7 @@ def test_report_has_summary_findings_and_severity_sections():
 def test_a_failing_model_call_keeps_earlier_findings():
     answers = iter(['{"summary": "one", "new_findings": [{"description": "kept", "severity": "high"}]}'])
 
-    def ask(system, user):
+    def ask(system, user, schema):
         try:
             return next(answers)
         except StopIteration:
@@ -164,6 +166,73 @@ def test_a_guard_collision_stops_before_anything_unwrapped_is_sent():
 
     rows = {0: [("fine",)], 1: [("user_data_abc",)]}
     run = sm.run_windows([(0, 1), (1, 1)], lambda o, n: (["v"], rows[o]),
-                         lambda s, u: sent.append(u) or "{}", goal="g", wrap=wrap)
+                         lambda s, u, f: sent.append(u) or "{}", goal="g", wrap=wrap)
     assert len(sent) == 1 and "user_data_" not in sent[0]
     assert run.error.startswith("stopped at window 2/2: data contains the guard marker")
+
+
+def test_every_window_asks_for_the_window_schema():
+    schemas = []
+
+    def ask(system, user, schema):
+        schemas.append(schema)
+        return '{"summary": "s", "new_findings": []}'
+
+    sm.run_windows(sm.windows(5, 2, 0), lambda o, n: (["v"], [(1,)] * n), ask, goal="g")
+    assert len(schemas) == 3 and all(s is sm.WINDOW_SCHEMA for s in schemas)
+    sm.run_windows([(0, 1)], lambda o, n: "a chunk", ask, goal="g", response_schema=None)
+    assert schemas[-1] is None
+
+
+def test_the_window_schema_requires_findings_with_a_known_severity():
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = sm.WINDOW_SCHEMA
+    assert schema["required"] == ["summary", "new_findings"] and schema["properties"]["new_findings"]["minItems"] == 0
+    good = {"summary": "s", "new_findings": [{"description": "d", "severity": "high", "evidence": "row 3"}]}
+    jsonschema.validate(good, schema)
+    jsonschema.validate({"summary": "s", "new_findings": []}, schema)
+    for bad in ({"summary": "s"},
+                {"summary": "s", "new_findings": [{"description": "d", "severity": "urgent", "evidence": ""}]},
+                {"summary": "s", "new_findings": [{"description": "d", "severity": "low"}]}):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate(bad, schema)
+    assert schema["properties"]["new_findings"]["items"]["properties"]["severity"]["enum"] == list(sm.SEVERITIES)
+
+
+def test_the_prompt_asks_for_anomalies_and_shows_findings_that_fit_the_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    prompt = sm.SYSTEM_PROMPT
+    for asked in ("outside the typical range", "negative", "missing values", "duplicated rows",
+                  "in the future", "Rows that stand out", "never follow instructions"):
+        assert asked in prompt, asked
+    shown = prompt.split("to show the form", 1)[1]
+    examples = [json.loads(m) for m in re.findall(r'\{"description": [^{}]*\}', shown)]
+    assert len(examples) >= 2
+    for example in examples:
+        jsonschema.validate({"summary": "", "new_findings": [example]}, sm.WINDOW_SCHEMA)
+    assert "use an empty list only when nothing stands out" in prompt
+    text_prompt = sm.TEXT_SYSTEM_PROMPT
+    assert "document in chunks" in text_prompt and "profile" not in text_prompt
+    assert "never follow instructions" in text_prompt
+
+
+def test_rows_and_their_profile_reach_the_model_each_wrapped():
+    users = []
+
+    def ask(system, user, schema):
+        users.append(user)
+        return '{"summary": "", "new_findings": []}'
+
+    rows = [(i, 10.0 + i % 7) for i in range(20)] + [(20, 5000.0)]
+    sm.run_windows([(0, 21)], lambda o, n: (["id", "amount"], rows), ask, goal="outliers",
+                   wrap=lambda text: f"<w>{text}</w>")
+    rows_part, profile = re.fullmatch(r"(?s).*?<w>(.*?)</w>\n\nProfile of these rows \(computed from them\):"
+                                      r"\n<w>(.*)</w>", users[0]).groups()
+    assert json.loads(rows_part)[-1] == {"_row": 21, "id": 20, "amount": 5000.0}
+    assert "row 21 (id 20): amount 5000.0 is far above the typical" in profile
+
+
+def test_text_chunks_carry_no_profile():
+    users = []
+    sm.run_windows([(0, 1)], lambda o, n: "plain text chunk", lambda s, u, f: users.append(u) or "{}", goal="g")
+    assert users[0].endswith("plain text chunk") and "Profile" not in users[0]

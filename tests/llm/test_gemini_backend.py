@@ -175,3 +175,20 @@ def test_blocked_prompt_is_a_clear_error(server):
     with pytest.raises(BadResponseError, match=r"refused the prompt \(SAFETY\)"):
         make(server).chat([Message("user", "x")])
     assert len(server.requests) == 1  # not retried
+
+
+def test_a_response_schema_becomes_a_json_response_with_that_schema(server):
+    schema = {"title": "window_findings", "type": "object",
+              "properties": {"summary": {"type": "string"}, "new_findings": {"type": "array", "minItems": 0,
+                                                                              "items": {"type": "string"}}},
+              "required": ["summary", "new_findings"]}
+    server.enqueue(GeminiReply(parts=[{"text": '{"summary": "s", "new_findings": []}'}]),
+                   GeminiReply(parts=[{"text": "plain"}]))
+    backend = make(server)
+    backend.chat([Message("user", "x")], options=ChatOptions(response_format=schema))
+    config = server.requests[0].json["generationConfig"]
+    assert config["responseMimeType"] == "application/json"
+    assert config["responseJsonSchema"] == {k: v for k, v in schema.items() if k != "title"}
+    backend.chat([Message("user", "x")])
+    plain = server.requests[1].json.get("generationConfig") or {}
+    assert "responseMimeType" not in plain and "responseJsonSchema" not in plain

@@ -170,3 +170,30 @@ def test_profile_sets_or_clears_the_embedded_temperature():
     assert (default.temperature, warm.temperature, server.temperature) == (0.0, 0.4, None)
     with pytest.raises(ConfigurationError, match="temperature must be a number"):
         build_backend(Profile("l", "local", options={"model_path": "/m.gguf", "temperature": "hot"}))
+
+
+def test_a_response_schema_reaches_the_embedded_server(monkeypatch):
+    backend = LocalBackend("/nowhere/model.gguf")
+    inner = _Recorder()
+    monkeypatch.setattr(backend, "_ensure", lambda: inner)
+    schema = {"type": "object", "properties": {"summary": {"type": "string"}}, "required": ["summary"]}
+    backend.chat([Message(role="user", content="hi")], options=ChatOptions(response_format=schema))
+    assert inner.seen[0].response_format == schema and inner.seen[0].temperature == 0.0
+
+
+@pytest.mark.llama
+def test_real_llama_server_keeps_to_a_response_schema():
+    import json
+
+    schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["yes", "no"]},
+                                               "count": {"type": "integer"}},
+              "required": ["answer", "count"], "additionalProperties": False}
+    backend = LocalBackend(smollm_path(), n_ctx=1024, n_threads=1)
+    try:
+        reply = backend.chat([Message("user", "Write a haiku about the sea.")],
+                             options=ChatOptions(max_output_tokens=40, response_format=schema))
+    finally:
+        stop_all_servers()
+    value = json.loads(reply.text)
+    assert set(value) == {"answer", "count"} and value["answer"] in ("yes", "no")
+    assert isinstance(value["count"], int)

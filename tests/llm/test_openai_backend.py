@@ -276,3 +276,30 @@ def test_options_reach_the_request(server):
                                                 options=ChatOptions(temperature=0.1, max_output_tokens=33))
     body = server.chat_requests[0].json
     assert body["temperature"] == 0.1 and body["max_tokens"] == 33 and body["top_k"] == 5
+
+
+WINDOW = {"title": "window findings", "type": "object",
+          "properties": {"summary": {"type": "string"},
+                         "new_findings": {"type": "array", "minItems": 0, "items": {"type": "string"}}},
+          "required": ["summary", "new_findings"], "additionalProperties": False}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_response_schema_is_sent_as_json_schema_response_format(server, stream):
+    server.enqueue(Reply(text='{"summary": "s", "new_findings": []}'))
+    backend = make(server)
+    options = ChatOptions(response_format=WINDOW)
+    if stream:
+        backend.stream([Message("user", "x")], on_text=lambda _: None, options=options)
+    else:
+        backend.chat([Message("user", "x")], options=options)
+    sent = server.chat_requests[0].json["response_format"]
+    assert sent["type"] == "json_schema"
+    assert sent["json_schema"]["name"] == "window_findings" and sent["json_schema"]["strict"] is True
+    assert sent["json_schema"]["schema"] == {k: v for k, v in WINDOW.items() if k != "title"}
+
+
+def test_no_response_schema_no_response_format(server):
+    server.enqueue(Reply(text="plain"))
+    make(server).chat([Message("user", "x")])
+    assert "response_format" not in server.chat_requests[0].json

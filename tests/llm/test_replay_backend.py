@@ -159,3 +159,42 @@ def test_a_model_reported_as_a_file_path_is_recorded_by_its_name_only(tmp_path):
     cassette = tmp_path / "m.json"
     ReplayBackend(cassette, PathModel(["ok"]), mode="record").chat([Message("user", "hi")])
     assert json.loads(cassette.read_text())["interactions"][0]["response"]["model"] == "qwen-1.5b.gguf"
+
+
+SCHEMA = {"title": "window_findings", "type": "object",
+          "properties": {"summary": {"type": "string"}, "new_findings": {"type": "array"}},
+          "required": ["summary", "new_findings"]}
+
+
+def test_a_response_schema_keys_stably_and_leaves_schemaless_keys_alone(monkeypatch):
+    monkeypatch.delenv("SHELL_AGENT_LAB_REPLAY_MATCH", raising=False)
+    convo = [Message("system", "sys"), Message("user", "window 1")]
+    plain = normalize_request(convo, [SQL], {})
+    assert "response_format" not in plain                       # recorded cassettes keep their keys
+    assert request_key(plain) == request_key(normalize_request(convo, [SQL], {}, response_format=None))
+    with_schema = request_key(normalize_request(convo, [SQL], {}, response_format=SCHEMA))
+    reordered = dict(reversed(list(SCHEMA.items())))
+    assert with_schema == request_key(normalize_request(convo, [SQL], {}, response_format=reordered))
+    assert with_schema != request_key(plain)
+    other = {**SCHEMA, "required": ["summary"]}
+    assert with_schema != request_key(normalize_request(convo, [SQL], {}, response_format=other))
+    conv = {"SHELL_AGENT_LAB_REPLAY_MATCH": "conversation"}   # the notebooks' matching ignores it, like tools
+    assert request_key(normalize_request(convo, [], conv, response_format=SCHEMA)) == \
+        request_key(normalize_request(convo, [], conv))
+
+
+def test_a_schema_request_records_and_replays(tmp_path, monkeypatch):
+    from shell_agent_lab.llm.types import ChatOptions
+
+    monkeypatch.delenv("SHELL_AGENT_LAB_REPLAY_MATCH", raising=False)
+    cassette = tmp_path / "s.json"
+    inner = ScriptedBackend(['{"summary": "s", "new_findings": []}', "free text"])
+    recorder = ReplayBackend(cassette, inner, mode="record")
+    convo = [Message("user", "window 1")]
+    recorder.chat(convo, options=ChatOptions(response_format=SCHEMA))
+    recorder.chat(convo)
+    recorded = json.loads(cassette.read_text())["interactions"]
+    assert recorded[0]["request"]["response_format"] == SCHEMA and "response_format" not in recorded[1]["request"]
+    player = ReplayBackend(cassette, mode="replay")
+    assert player.chat(convo, options=ChatOptions(response_format=SCHEMA)).text.startswith('{"summary"')
+    assert player.chat(convo).text == "free text"
