@@ -766,13 +766,16 @@ class AnalysisEngine:
                 job.thread.join()
 
     def wait_loaded(self, name: str | None = None, timeout: float | None = None) -> bool:
-        """Wait until ``name`` (or every table) is stored; False if the wait timed out."""
+        """Wait until no background store of ``name`` (or of any table) is running; False if
+        ``timeout`` seconds passed first. A store that failed or was stopped counts as ended."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            jobs = [j for j in list(self._jobs.values()) if name is None or j.key == str(name).lower()]
-            if not jobs:
+        key = None if name is None else str(name).lower()
+        while True:   # a reload may start another store of the same name meanwhile
+            running = [j for j in list(self._jobs.values())
+                       if (key is None or j.key == key) and not j.done.is_set()]
+            if not running:
                 return True
-            for job in jobs:
+            for job in running:
                 left = None if deadline is None else max(0.0, deadline - time.monotonic())
                 if not job.done.wait(left):
                     return False
@@ -879,9 +882,9 @@ class AnalysisEngine:
         """Copy the file into a hidden table chunk by chunk, then swap it in for the view."""
         target = quote_ident(_staging.BUILD_PREFIX + job.token)
         chunk_name = f"{_INTERNAL}chunk_{job.token}"
-        reader_conn, writer = self._cursor(job), self._cursor(job)
-        job.reader, job.cursor = reader_conn, writer
-        stream = None
+        writer = self._cursor(job)
+        job.cursor = writer
+        source = stream = None
         try:
             self._pause_for_queries(job)
             writer.execute(f"DROP TABLE IF EXISTS {target}")
@@ -889,7 +892,13 @@ class AnalysisEngine:
             # in the same transaction as a zero-row CREATE TABLE … AS are lost on commit
             writer.execute(f"CREATE TABLE {target} AS SELECT * FROM ({job.select}) LIMIT 0")
             writer.execute("BEGIN")
-            stream = reader_conn.sql(job.select).to_arrow_reader(_staging.BATCH_ROWS)
+            # a private reader instance parses the file: its threads are its own, and it
+            # stops parsing (its stream is pulled) whenever the store pauses for a query
+            source = _loader.open_reader(job.link, job.kind, threads=self.settings.resolved_threads(),
+                                         memory_limit=self.settings.memory_limit, temp_dir=self._temp_dir(),
+                                         sql=job.select, batch_rows=_staging.BATCH_ROWS)
+            job.reader = source
+            stream = source.reader
             for chunk in _staging.chunks(stream, before_batch=lambda: self._pause_for_queries(job)):
                 self._pause_for_queries(job)
                 writer.register(chunk_name, chunk)
@@ -916,16 +925,15 @@ class AnalysisEngine:
             raise
         finally:
             job.reader = job.cursor = None
-            if stream is not None:
+            if source is not None:
                 try:
-                    stream.close()
+                    source.close()
                 except Exception:  # pragma: no cover
                     pass
-            for cursor in (reader_conn, writer):
-                try:
-                    cursor.close()
-                except duckdb.Error:  # pragma: no cover
-                    pass
+            try:
+                writer.close()
+            except duckdb.Error:  # pragma: no cover
+                pass
         self._forget_job(job)
 
     def _replace_view(self, conn: duckdb.DuckDBPyConnection, name: str, select: str) -> None:

@@ -134,7 +134,8 @@ class _Reader:
     """An Arrow stream over one file, read by a private DuckDB instance."""
 
     def __init__(self, path: Path, kind: str, *, threads: int, memory_limit: str,
-                 temp_dir: Path | None, full_sample: bool) -> None:
+                 temp_dir: Path | None, full_sample: bool, sql: str | None = None,
+                 batch_rows: int = _BATCH_ROWS) -> None:
         config: dict[str, Any] = {"autoinstall_known_extensions": False,
                                   "autoload_known_extensions": False,
                                   "python_enable_replacements": False, "threads": threads}
@@ -144,8 +145,11 @@ class _Reader:
             config["temp_directory"] = str(temp_dir)
         self._conn = duckdb.connect(":memory:", config=config)
         try:
-            relation = self._conn.sql(_read_sql(kind, full_sample=full_sample), params={"path": str(path)})
-            self.reader: pa.RecordBatchReader = relation.to_arrow_reader(_BATCH_ROWS)
+            if sql is None:
+                relation = self._conn.sql(_read_sql(kind, full_sample=full_sample), params={"path": str(path)})
+            else:   # a SELECT the engine wrote over this file (see the staging module)
+                relation = self._conn.sql(sql)
+            self.reader: pa.RecordBatchReader = relation.to_arrow_reader(batch_rows)
         except BaseException:
             self._conn.close()
             raise
@@ -161,11 +165,14 @@ class _Reader:
 
 
 def open_reader(path: Path, kind: str, *, threads: int, memory_limit: str = "",
-                temp_dir: Path | None = None, full_sample: bool = False) -> _Reader:
-    """Open the file for streaming; raises :class:`LoadError` on a file DuckDB cannot parse."""
+                temp_dir: Path | None = None, full_sample: bool = False, sql: str | None = None,
+                batch_rows: int = _BATCH_ROWS) -> _Reader:
+    """Open the file for streaming; raises :class:`LoadError` on a file DuckDB cannot parse.
+
+    ``sql`` replaces the default ``read_*`` call (it must read ``path`` only)."""
     try:
         return _Reader(path, kind, threads=threads, memory_limit=memory_limit, temp_dir=temp_dir,
-                       full_sample=full_sample)
+                       full_sample=full_sample, sql=sql, batch_rows=batch_rows)
     except duckdb.Error as exc:
         raise LoadError(f"cannot read {path.name} as {kind.upper()}: {_first_line(exc)}") from exc
 
