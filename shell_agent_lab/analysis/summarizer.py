@@ -160,6 +160,12 @@ def _severity(value: Any) -> str:
     return text if text in _RANK else "info"
 
 
+def _same_text(a: str, b: str) -> bool:
+    def norm(text: str) -> str:
+        return " ".join(text.replace("_row", "row").lower().split()).rstrip(".")
+    return norm(a) == norm(b) or norm(b) in norm(a)
+
+
 def parse_reply(text: str, *, window: int = 0) -> WindowReply:
     """Read one window's JSON answer; anything unparseable becomes the summary, with no findings."""
     obj = _json_object(text or "")
@@ -176,6 +182,8 @@ def parse_reply(text: str, *, window: int = 0) -> WindowReply:
                 if description:
                     evidence = item.get("evidence")
                     evidence_text = evidence if isinstance(evidence, str) else json.dumps(evidence, default=str) if evidence else ""
+                    if _same_text(description, evidence_text):  # small models repeat the description
+                        evidence_text = ""
                     findings.append(WindowFinding(description, _severity(item.get("severity")),
                                                   evidence_text.strip(), window))
     summary = obj.get("summary")

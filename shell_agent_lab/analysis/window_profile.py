@@ -29,6 +29,7 @@ __all__ = ["window_profile", "MAX_POINTERS"]
 
 MAX_POINTERS = 15     # "rows that stand out" lines per window
 _MAX_TEXT = 40
+_MAX_ROW_TEXT = 160
 _MAX_COUNTS = 8       # a text column with at most this many distinct values lists its counts
 _FEW_MISSING = 5      # more missing values than this in a column: counted, not listed by row
 _FENCE = 3.0          # interquartile ranges beyond the quartiles that count as "far from the rest"
@@ -245,7 +246,8 @@ def window_profile(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, fir
     twins: set[int] = set()
     for group in seen.values():
         if len(group) > 1:
-            notes.group(group, "identical rows")
+            values = ", ".join(_show(v) for v in rows[group[0]])
+            notes.group(group, f"identical rows ({values[:_MAX_ROW_TEXT]}{'…' if len(values) > _MAX_ROW_TEXT else ''})")
             twins.update(group)
     lines = ["Columns:"] + [_column(str(c), j, rows, notes, twins) for j, c in enumerate(columns)]
     standing_out = notes.lines()

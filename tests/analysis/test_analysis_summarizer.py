@@ -236,3 +236,12 @@ def test_text_chunks_carry_no_profile():
     users = []
     sm.run_windows([(0, 1)], lambda o, n: "plain text chunk", lambda s, u, f: users.append(u) or "{}", goal="g")
     assert users[0].endswith("plain text chunk") and "Profile" not in users[0]
+
+
+def test_evidence_that_only_repeats_the_description_is_dropped():
+    reply = sm.parse_reply(json.dumps({"summary": "", "new_findings": [
+        {"description": "Row 34 (order_id 1033): amount -38.39 is negative", "severity": "high",
+         "evidence": "_row 34 (order_id 1033): amount -38.39 is negative."},
+        {"description": "Order 1080 has amount 4999.0", "severity": "high", "evidence": "amount 4999.0"},
+        {"description": "Order 7 is late", "severity": "low", "evidence": "_row 7: shipped 2024-05-09"}]}))
+    assert [f.evidence for f in reply.findings] == ["", "", "_row 7: shipped 2024-05-09"]
