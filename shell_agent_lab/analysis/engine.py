@@ -16,11 +16,13 @@ same database, pause while a query runs, and take the lock only to swap a stored
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import re
 import threading
 import time
+import weakref
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -45,6 +47,8 @@ log = logging.getLogger(__name__)
 __all__ = ["AnalysisEngine", "TableInfo", "QueryResult", "quote_ident", "validate_table_name"]
 
 Path_ = Literal["chat", "analyze"]
+#: engines of this process, so background stores stop before the interpreter goes away
+_OPEN: "weakref.WeakSet[AnalysisEngine]" = weakref.WeakSet()
 _BATCH = 8_192
 _STREAM_PREFIX = re.compile(r"^.*?reading the stream registered as '[^']*' failed: (IOError: )?")
 
@@ -72,6 +76,7 @@ class AnalysisEngine:
         self._active = 0
         self._build_slot = threading.Lock()           # one background store at a time
         self._conn = self._connect()
+        _OPEN.add(self)
         try:
             self._resume_loads()
         except Exception:
@@ -604,8 +609,14 @@ class AnalysisEngine:
     # ---- large files: queryable at once, stored in the background ---------------------------
 
     def _stageable(self, path: Path, kind: str, size: int) -> bool:
+        """Whether ``path`` is queried in place while it is stored in the background.
+
+        Not under a memory limit too small for DuckDB's file readers (a query over the file
+        runs inside the session's limit; a load in the foreground reads with its own)."""
         threshold = self.settings.background_load_bytes
+        memory = _loader.memory_bytes(self.settings.memory_limit)
         return (self._stage is not None and threshold > 0 and size >= threshold
+                and (memory is None or memory >= _loader.READER_FLOOR)
                 and kind in _staging.SUFFIXES and path.name.lower().endswith(_staging.SUFFIXES[kind]))
 
     def _staged_select(self, conn: duckdb.DuckDBPyConnection, link: Path, kind: str, *,
@@ -1095,6 +1106,16 @@ class AnalysisEngine:
             self._lost.clear()
             self.refresh_dataframes()  # DataFrames hidden by a same-named table come back
             return names
+
+
+@atexit.register
+def _stop_background_stores() -> None:
+    """A store still running at exit stops between chunks (it resumes when the session reopens)."""
+    for engine in list(_OPEN):
+        try:
+            engine._stop_jobs(list(engine._jobs.values()))
+        except Exception:  # pragma: no cover - exiting anyway
+            pass
 
 
 class _Stopped(Exception):

@@ -112,7 +112,18 @@ def _read_sql(kind: str, *, full_sample: bool) -> str:
     raise LoadError(f"unsupported format {kind!r}")  # pragma: no cover
 
 
-_READER_FLOOR = 256 * 1024 ** 2
+#: memory the CSV reader's buffers need (a query over a file being stored needs it too)
+READER_FLOOR = 256 * 1024 ** 2
+
+
+def memory_bytes(limit: str) -> int | None:
+    """A DuckDB memory limit such as ``"4GB"`` or ``"512MiB"`` in bytes; ``None`` if unset or unreadable."""
+    match = re.fullmatch(r"\s*([\d.]+)\s*([KMGT]?i?B)?\s*", limit or "", re.I)
+    if not match:
+        return None
+    units = {"": 1, "B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,
+             "KIB": 1024, "MIB": 1024 ** 2, "GIB": 1024 ** 3, "TIB": 1024 ** 4}
+    return int(float(match.group(1)) * units.get((match.group(2) or "").upper(), 1))
 
 
 def _reader_memory(limit: str) -> str:
@@ -121,13 +132,10 @@ def _reader_memory(limit: str) -> str:
     The reader only streams (nothing accumulates), so its footprint is its buffers; the
     session database is the one that must stay inside the configured limit.
     """
-    match = re.fullmatch(r"\s*([\d.]+)\s*([KMGT]?i?B)?\s*", limit, re.I)
-    if not match:
+    size = memory_bytes(limit)
+    if size is None:
         return limit
-    units = {"": 1, "B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,
-             "KIB": 1024, "MIB": 1024 ** 2, "GIB": 1024 ** 3, "TIB": 1024 ** 4}
-    size = float(match.group(1)) * units.get((match.group(2) or "").upper(), 1)
-    return limit if size >= _READER_FLOOR else f"{_READER_FLOOR // 1024 ** 2}MiB"
+    return limit if size >= READER_FLOOR else f"{READER_FLOOR // 1024 ** 2}MiB"
 
 
 class _Reader:

@@ -135,6 +135,27 @@ def test_small_files_and_json_are_stored_before_load_returns(make_engine, big, w
     assert not make_engine(background(), db=workdir / "other.duckdb").load("j.json", "j").loading
 
 
+def test_a_memory_limit_too_small_for_the_file_readers_loads_in_the_foreground(make_engine, big):
+    info = make_engine(background(memory_limit="64MB")).load(str(big), "big")
+    assert (info.loading, info.rows) == (False, ROWS)
+    assert make_engine(background(memory_limit="1GB"), db=big.with_name("x.duckdb")).load(str(big), "big").loading
+
+
+def test_a_store_running_at_exit_stops_cleanly(make_engine, big, monkeypatch, tmp_path):
+    gate = Gate(monkeypatch, hold_after=1)
+    db = tmp_path / "s" / "analysis.duckdb"
+    engine = make_engine(background(), db=db)
+    engine.load(str(big), "big")
+    assert gate.reached.wait(10)
+    job = engine._jobs["big"]
+    exiting = threading.Thread(target=engine_module._stop_background_stores)
+    exiting.start()
+    assert job.stop.wait(10)
+    gate.release.set()
+    exiting.join(30)
+    assert job.done.is_set() and engine.loading() == ["big"]     # left for the next open
+
+
 def test_a_query_running_at_swap_time_finishes_first(make_engine, big, monkeypatch):
     gate = Gate(monkeypatch, hold_after=ROWS // 5_000)      # after the last chunk, before the swap
     engine = make_engine(background())
