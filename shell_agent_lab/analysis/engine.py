@@ -598,9 +598,13 @@ class AnalysisEngine:
                     raise
             finally:
                 self._conn.unregister(view)
-        except duckdb.Error as exc:
-            reason = _STREAM_PREFIX.sub("", _first_line(exc))
-            raise LoadError(f"cannot load {path.name} as {kind.upper()}: {reason}") from exc
+        except BaseException as exc:
+            if replaced is not None:   # the old table stays: so does its store
+                self._resume_job(replaced)
+            if isinstance(exc, duckdb.Error):
+                reason = _STREAM_PREFIX.sub("", _first_line(exc))
+                raise LoadError(f"cannot load {path.name} as {kind.upper()}: {reason}") from exc
+            raise
         finally:
             source.close()
         if replaced is not None:
@@ -700,6 +704,8 @@ class AnalysisEngine:
                 self._conn.execute("COMMIT")
             except BaseException:
                 self._conn.execute("ROLLBACK")
+                if replaced is not None:
+                    self._resume_job(replaced)
                 raise
         except BaseException:
             link.unlink(missing_ok=True)
@@ -754,6 +760,17 @@ class AnalysisEngine:
         if self._jobs.get(job.key) is job:
             del self._jobs[job.key]
         job.link.unlink(missing_ok=True)
+
+    def _resume_job(self, job: _staging.Job) -> None:
+        """Start a stopped store again (what replaced its table failed, so the table is its)."""
+        if self._jobs.get(job.key) is not job or self._closed:
+            return
+        fresh = _staging.Job(name=job.name, token=job.token, kind=job.kind, link=job.link, size=job.size,
+                             mtime_ns=job.mtime_ns, estimated_rows=job.estimated_rows, rows_exact=job.rows_exact,
+                             select=job.select, full_sample=job.full_sample, samples=job.samples,
+                             description=job.description)
+        self._jobs[job.key] = fresh
+        self._start_job(fresh)
 
     def _start_job(self, job: _staging.Job) -> None:
         job.thread = threading.Thread(target=self._run_job, args=(job,), daemon=True,

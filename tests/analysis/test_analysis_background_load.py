@@ -388,6 +388,24 @@ def test_reloading_or_resetting_stops_the_store(make_engine, big, workdir, monke
     assert catalog(engine) == ([], []) and stage_files(engine) == []
 
 
+def test_a_failed_reload_keeps_the_table_and_its_store(make_engine, big, workdir, monkeypatch):
+    gate = Gate(monkeypatch, hold_after=1)
+    engine = make_engine(background())
+    engine.load(str(big), "big")
+    assert gate.reached.wait(10)
+    good = "\n".join(f'{{"a": {i}}}' for i in range(50_000))
+    (workdir / "bad.jsonl").write_text(good + '\n{"a": 1,,, nope\n')   # fails after it started
+    resumed = []
+    resume = engine._resume_job
+    monkeypatch.setattr(engine, "_resume_job", lambda job: (resumed.append(job.name), resume(job)))
+    gate.release.set()
+    with pytest.raises(LoadError, match="cannot load bad.jsonl as JSONL"):
+        engine.load("bad.jsonl", "big")
+    assert resumed == ["big"]
+    assert engine.wait_loaded(timeout=30) and engine.loading() == []
+    assert engine.query(TOTAL).rows == expected(big) and catalog(engine) == (["big"], [])
+
+
 def test_parquet_rows_are_exact_at_once(make_engine, workdir):
     pq.write_table(pa.table({"n": list(range(5000)), "s": [f"v{i}" for i in range(5000)]}), workdir / "p.parquet")
     engine = make_engine(background())
