@@ -160,10 +160,16 @@ def _severity(value: Any) -> str:
     return text if text in _RANK else "info"
 
 
-def _same_text(a: str, b: str) -> bool:
-    def norm(text: str) -> str:
-        return " ".join(text.replace("_row", "row").lower().split()).rstrip(".")
-    return norm(a) == norm(b) or norm(b) in norm(a)
+def _words(text: str) -> set[str]:
+    words = (w.strip(".-") for w in re.findall(r"[\w.-]+", text.lower()))
+    return {"row" if w in ("rows", "_row", "_rows") else w for w in words if w}
+
+
+def _same_text(description: str, evidence: str) -> bool:
+    """True when the evidence is a near copy of the description (small models repeat it): no word
+    the description lacks, and most of the description's words. A short reference is kept."""
+    said, shown = _words(description), _words(evidence)
+    return bool(shown) and shown <= said and len(shown) >= 0.6 * len(said)
 
 
 def parse_reply(text: str, *, window: int = 0) -> WindowReply:

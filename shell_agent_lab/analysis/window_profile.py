@@ -247,7 +247,9 @@ def window_profile(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, fir
     for group in seen.values():
         if len(group) > 1:
             values = ", ".join(_show(v) for v in rows[group[0]])
-            notes.group(group, f"identical rows ({values[:_MAX_ROW_TEXT]}{'…' if len(values) > _MAX_ROW_TEXT else ''})")
+            values = values if len(values) <= _MAX_ROW_TEXT else values[:_MAX_ROW_TEXT] + "…"
+            for i in group[1:]:
+                notes.row(i, f"identical to {notes.name(group[0])}: {values}")
             twins.update(group)
     lines = ["Columns:"] + [_column(str(c), j, rows, notes, twins) for j, c in enumerate(columns)]
     standing_out = notes.lines()

@@ -243,5 +243,8 @@ def test_evidence_that_only_repeats_the_description_is_dropped():
         {"description": "Row 34 (order_id 1033): amount -38.39 is negative", "severity": "high",
          "evidence": "_row 34 (order_id 1033): amount -38.39 is negative."},
         {"description": "Order 1080 has amount 4999.0", "severity": "high", "evidence": "amount 4999.0"},
+        {"description": "Rows 62-73: status is refunded", "severity": "high", "evidence": "_row 62-73: status is refunded"},
+        {"description": "Order 9 repeats", "severity": "low", "evidence": "_row 9 (order_id 9): same as row 8"},
         {"description": "Order 7 is late", "severity": "low", "evidence": "_row 7: shipped 2024-05-09"}]}))
-    assert [f.evidence for f in reply.findings] == ["", "", "_row 7: shipped 2024-05-09"]
+    assert [f.evidence for f in reply.findings] == ["", "amount 4999.0", "", "_row 9 (order_id 9): same as row 8",
+                                                    "_row 7: shipped 2024-05-09"]

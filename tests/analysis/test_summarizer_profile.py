@@ -37,8 +37,8 @@ def test_planted_anomalies_are_pointed_at_by_row_and_id():
     assert any(line.startswith("- row 21 (order_id 1020): amount 9999.0 is far above the typical ") for line in out)
     assert any(line.startswith("- row 26 (order_id 1025): order_date 2031-01-01 is far later than the typical ")
                for line in out)
-    assert "- row 11 (order_id 1010) and row 12 (order_id 1010): identical rows (1010, 2024-03-04, C010, " \
-        "phone, 60.25, paid)" in out
+    assert "- row 12 (order_id 1010): identical to row 11 (order_id 1010): 1010, 2024-03-04, C010, " \
+        "phone, 60.25, paid" in out
     assert "- rows 31-34: status is refunded in every row of this run (4 rows) and nowhere else" in out
     assert len(out) == 6  # nothing else is flagged
     assert "- status (text): paid 36, refunded 4" in profile

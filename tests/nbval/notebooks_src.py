@@ -124,13 +124,9 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", "%agent Load the file orders.csv into a table named orders."),
         ("code", "%agent Call the analyze_data tool with table orders and the prompt: find unusual amounts, "
                  "refunds and data errors."),
-        ("md", "Record a finding of your own, too (`promote_finding` asks first by default; here it is "
-               "allowed up front):"),
-        ("code", "%config ShellAgent.approval_overrides = {\"query_sql\": False, \"promote_finding\": False}\n"
-                 "%agent Call the promote_finding tool with content: Channel mix is even (phone 34, store 29, "
-                 "web 28 orders), and tags: info, channels"),
         ("md", "The Findings of this notebook, with their severities (in JupyterLab this is a live widget "
-               "that updates in place; here it prints as a table):"),
+               "that updates in place; here it prints as a table). The full report is a session object: "
+               "`%agent /objects` lists it."),
         ("code", "%agent /findings"),
     ],
     "export_import": [
