@@ -916,10 +916,7 @@ class AnalysisEngine:
         try:
             self._pause_for_queries(job)
             writer.execute(f"DROP TABLE IF EXISTS {target}")
-            # the empty table is created outside the transaction: in DuckDB 2.0.0 rows appended
-            # in the same transaction as a zero-row CREATE TABLE … AS are lost on commit
             writer.execute(f"CREATE TABLE {target} AS SELECT * FROM ({job.select}) LIMIT 0")
-            writer.execute("BEGIN")
             # a private reader instance parses the file: its threads are its own, and it
             # stops parsing (its stream is pulled) whenever the store pauses for a query
             source = _loader.open_reader(job.link, job.kind, threads=self.settings.resolved_threads(),
@@ -927,6 +924,9 @@ class AnalysisEngine:
                                          sql=job.select, batch_rows=_staging.BATCH_ROWS)
             job.reader = source
             stream = source.reader
+            # each chunk commits on its own: one transaction over the whole file keeps its rows
+            # in memory until the end (1.8 GB for a 1 GB CSV, past any memory limit). The table
+            # counts as stored only once the record says so (a restart drops a half-built one).
             for chunk in _staging.chunks(stream, before_batch=lambda: self._pause_for_queries(job)):
                 self._pause_for_queries(job)
                 writer.register(chunk_name, chunk)
@@ -935,22 +935,15 @@ class AnalysisEngine:
                 finally:
                     writer.unregister(chunk_name)
             if not job.unchanged():
-                writer.execute("ROLLBACK")
+                writer.execute(f"DROP TABLE {target}")
                 raise _Changed
             writer.execute(f"UPDATE {_staging.LOADS_TABLE} SET stored = true WHERE token = ?", [job.token])
-            writer.execute("COMMIT")
             if not self._lock_or_stop(job):
                 raise _Stopped
             try:
                 self._swap(job)
             finally:
                 self._lock.release()
-        except BaseException:
-            try:
-                writer.execute("ROLLBACK")
-            except duckdb.Error:
-                pass
-            raise
         finally:
             job.reader = job.cursor = None
             if source is not None:
