@@ -104,7 +104,7 @@ class AnalysisEngine:
             "autoinstall_known_extensions": False,
             "autoload_known_extensions": False,
             "python_enable_replacements": False,
-            "threads": self.settings.resolved_threads(),
+            "threads": self.settings.query_threads(),
             "temp_directory": str(self._temp_dir()),
         }
         if self.settings.memory_limit:

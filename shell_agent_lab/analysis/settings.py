@@ -17,7 +17,8 @@ class AnalysisSettings:
     query_timeout: float = 60.0
     #: DuckDB memory limit, e.g. "4GB"; empty keeps DuckDB's default (80% of RAM)
     memory_limit: str = ""
-    #: worker threads; 0 means one per CPU the process may use
+    #: DuckDB threads; 0 means one per CPU the process may use (the session database gets one
+    #: more, see :meth:`query_threads`)
     threads: int = 0
     #: largest file load_data accepts, in bytes
     max_file_bytes: int = 20 * 1024 ** 3
@@ -38,6 +39,14 @@ class AnalysisSettings:
                      "max_result_chars", "max_result_bytes"):
             if getattr(self, name) <= 0:
                 object.__setattr__(self, name, type(self).__dataclass_fields__[name].default)
+
+    def query_threads(self) -> int:
+        """Threads of the session database: the configured number, else one per CPU plus one.
+
+        DuckDB's calling thread idles through parts of some plans (the merge phase of exact
+        ``count(DISTINCT …)`` per group, measured on 2 CPUs: 0.57 s -> 0.36 s and 1.43 s -> 0.91 s
+        with one extra thread; other queries within a few percent)."""
+        return self.threads if self.threads > 0 else self.resolved_threads() + 1
 
     def resolved_threads(self) -> int:
         if self.threads > 0:

@@ -275,3 +275,11 @@ def test_close_from_another_thread_stops_a_running_query(make_engine):
     worker.join(timeout=10)
     assert not worker.is_alive()
     assert outcome and "cancelled" in str(outcome[0])
+
+
+def test_the_session_database_runs_one_thread_more_than_the_cpus(make_engine):
+    default = AnalysisSettings()
+    assert default.query_threads() == default.resolved_threads() + 1
+    assert AnalysisSettings(threads=3).query_threads() == 3
+    engine = make_engine(AnalysisSettings(max_query_rows=10))
+    assert engine._conn.execute("SELECT current_setting('threads')").fetchall()[0][0] == default.query_threads()
