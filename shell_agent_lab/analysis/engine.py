@@ -75,10 +75,12 @@ class AnalysisEngine:
         self._busy = threading.Condition()            # queries running (background stores wait)
         self._active = 0
         self._build_slot = threading.Lock()           # one background store at a time
+        self._first_opener = False
         self._conn = self._connect()
         _OPEN.add(self)
         try:
-            self._resume_loads()
+            if self._first_opener:   # pending loads belong to the engine that opened the file first
+                self._resume_loads()
         except Exception:
             self._conn.close()
             self._gate.close()
@@ -132,9 +134,12 @@ class AnalysisEngine:
     def _seal(self, conn: duckdb.DuckDBPyConnection) -> None:
         """Allow the staging directory only, switch external access off, lock the configuration.
 
-        A second engine on the same file shares DuckDB's database instance, already sealed.
+        A second engine on the same file shares DuckDB's database instance, already sealed; it
+        does not see the first one's files still being stored (their views are temporary, per
+        connection) and leaves their stores alone.
         """
         if not conn.execute("SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+            self._first_opener = True
             if self._stage is not None:
                 try:
                     self._stage.mkdir(mode=0o700, exist_ok=True)

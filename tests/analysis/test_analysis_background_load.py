@@ -514,3 +514,16 @@ def test_load_data_says_the_table_is_ready_and_still_being_stored(tools, store, 
     assert text.startswith("Table big is ready to query: about ") and "estimated" in text
     listing = tools["list_tables"].handler(ctx, {})
     assert "being stored in the session database in the background" in getattr(listing, "content", listing)
+
+
+def test_a_second_engine_on_the_same_file_leaves_pending_stores_alone(make_engine, big, monkeypatch, tmp_path):
+    gate = Gate(monkeypatch, hold_after=1)
+    db = tmp_path / "s" / "analysis.duckdb"
+    first = make_engine(background(), db=db)
+    first.load(str(big), "big")
+    assert gate.reached.wait(10)
+    second = make_engine(background(), db=db)          # shares the database instance
+    assert second.loading() == [] and len(stage_files(first)) == 1
+    gate.release.set()
+    assert first.wait_loaded(timeout=30)
+    assert second.query(TOTAL).rows == expected(big)   # stored: visible to both
