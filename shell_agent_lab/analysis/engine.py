@@ -38,7 +38,7 @@ from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutErr
 from .results import INTERNAL_PREFIX as _INTERNAL
 from .results import QueryResult, TableInfo, quote_ident, validate_table_name
 from .results import first_line as _first_line
-from .settings import AnalysisSettings
+from .settings import AnalysisSettings, parse_size, perfect_hash_bits
 from .sql_gate import GatedSQL, SQLGate
 from .stable_order import ORDER_SUFFIX
 
@@ -69,6 +69,7 @@ class AnalysisEngine:
         self._closed = False
         self._reserved: frozenset[str] | None = None
         self._macros: list[str] | None = None
+        self._last_persisted: dict[str, str] = {}
         self._stage = _staging.stage_dir_for(self.db_path) if self.db_path is not None else None
         self._jobs: dict[str, _staging.Job] = {}      # lowercase name -> its background store
         self._lost: dict[str, str] = {}               # lowercase name -> why its load did not finish
@@ -147,6 +148,9 @@ class AnalysisEngine:
                 except (OSError, duckdb.Error):   # no staging: every load is stored before it returns
                     log.warning("the staging directory %s is unavailable", self._stage, exc_info=True)
                     self._stage = None
+            limit = conn.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+            bits = perfect_hash_bits(parse_size(limit), self.settings.query_threads())
+            conn.execute(f"SET perfect_ht_threshold = {int(bits)}")
             conn.execute("SET enable_external_access = false")
             conn.execute("SET lock_configuration = true")
         sealed = conn.execute("SELECT current_setting('enable_external_access'), "
@@ -222,6 +226,7 @@ class AnalysisEngine:
                 log.warning("reading the notebook namespace failed", exc_info=True)
                 live = {}
             persisted = self._persisted()
+            self._last_persisted = persisted
             taken: set[str] = set(persisted)
             wanted: dict[str, Any] = {}
             # a name already registered keeps its place; otherwise lowercase spellings first
@@ -259,8 +264,9 @@ class AnalysisEngine:
             self.refresh_dataframes()
             return sorted(self._frames)
 
-    def _known(self) -> set[str]:
-        return set(self._persisted().values()) | set(self._frames)
+    def _known(self, persisted: dict[str, str] | None = None) -> set[str]:
+        persisted = self._persisted() if persisted is None else persisted
+        return set(persisted.values()) | set(self._frames)
 
     # ---- catalogue -------------------------------------------------------------------------
 
@@ -385,7 +391,8 @@ class AnalysisEngine:
         with self._lock:
             self._check_open()
             self.refresh_dataframes()
-            return self._gate.check(sql, self._known(), self._stored_functions())
+            # the catalogue the refresh just read (each read of it costs about a millisecond)
+            return self._gate.check(sql, self._known(self._last_persisted), self._stored_functions())
 
     def _stored_functions(self) -> list[str]:
         """Macros defined in the database file itself (a foreign file could carry any).
@@ -409,7 +416,8 @@ class AnalysisEngine:
         with self._lock:
             gated = self.check_sql(sql)
             return self._run(gated.sql, cap=cap, path=path, timeout=timeout, cancel=cancel,
-                             sorted_sql=gated.sql + ORDER_SUFFIX if gated.unstable_order else None)
+                             sorted_sql=gated.sql + ORDER_SUFFIX if gated.unstable_order else None,
+                             fast_sql=gated.fast_sql)
 
     def preview(self, name: str, limit: int = 10) -> QueryResult:
         """The first ``limit`` rows (clamped to 1–1,000) of a table or DataFrame."""
@@ -466,10 +474,29 @@ class AnalysisEngine:
         watcher.start()
         return watcher
 
+    def _bind_faster(self, fast_sql: str, sql: str, sort: bool) -> tuple[Any, list[str]] | None:
+        """``fast_sql`` (sorted like the original would be) bound, with the original's column
+        names, when it yields exactly the original's column types; else None."""
+        try:
+            fast = self._conn.sql(fast_sql + ORDER_SUFFIX if sort else fast_sql)
+            reference = self._conn.sql(sql)
+        except duckdb.InterruptException:
+            raise
+        except duckdb.Error:
+            return None
+        if len(fast.columns) != len(reference.columns) or \
+                [str(t) for t in fast.types] != [str(t) for t in reference.types]:
+            return None
+        return fast, list(reference.columns)
+
     def _run(self, sql: str, *, cap: int, path: str, timeout: float | None,
-             cancel: threading.Event | None = None, sorted_sql: str | None = None) -> QueryResult:
-        """Run ``sql`` (or ``sorted_sql``, its stably ordered form, when that binds: a column
-        type DuckDB cannot sort falls back to the original) and collect it within ``cap`` rows."""
+             cancel: threading.Event | None = None, sorted_sql: str | None = None,
+             fast_sql: str | None = None) -> QueryResult:
+        """Run ``sql`` and collect it within ``cap`` rows.
+
+        What runs is its faster form ``fast_sql`` when that binds to the same column types,
+        else ``sorted_sql`` (its stably ordered form) when that binds (a column type DuckDB
+        cannot sort falls back to the original), else ``sql`` itself."""
         self._check_open()
         limit = self.settings.query_timeout if timeout is None else timeout
         done, timed_out = threading.Event(), threading.Event()
@@ -480,7 +507,12 @@ class AnalysisEngine:
             self._active += 1
         try:
             relation = None
-            if sorted_sql is not None:
+            names: list[str] | None = None
+            if fast_sql is not None:
+                bound = self._bind_faster(fast_sql, sql, sorted_sql is not None)
+                if bound is not None:
+                    relation, names = bound
+            if relation is None and sorted_sql is not None:
                 try:
                     relation = self._conn.sql(sorted_sql)
                 except duckdb.InterruptException:
@@ -489,7 +521,7 @@ class AnalysisEngine:
                     relation = None
             if relation is None:
                 relation = self._conn.sql(sql)
-            columns = list(relation.columns)
+            columns = names if names is not None else list(relation.columns)
             types = [str(t) for t in relation.types]
             reader = relation.to_arrow_reader(_BATCH)
             batches: list[pa.RecordBatch] = []
@@ -505,6 +537,8 @@ class AnalysisEngine:
                         "select fewer or shorter columns, or aggregate.")
                 batches.append(batch)
             table = pa.Table.from_batches(batches, schema=reader.schema)
+            if names is not None and table.column_names != names:
+                table = table.rename_columns(names)
         except duckdb.InterruptException as exc:
             if timed_out.is_set():
                 raise QueryTimeoutError(

@@ -283,3 +283,33 @@ def test_the_session_database_runs_one_thread_more_than_the_cpus(make_engine):
     assert AnalysisSettings(threads=3).query_threads() == 3
     engine = make_engine(AnalysisSettings(max_query_rows=10))
     assert engine._conn.execute("SELECT current_setting('threads')").fetchall()[0][0] == default.query_threads()
+
+
+def test_perfect_hash_width_follows_the_memory_limit_and_threads():
+    from shell_agent_lab.analysis.settings import parse_size, perfect_hash_bits
+    assert parse_size("18.8 GiB") == int(18.8 * 2 ** 30)
+    assert parse_size("325.0 MiB") == 325 * 2 ** 20
+    assert parse_size("4GB") == 4 * 10 ** 9
+    assert parse_size("lots") is None and parse_size("80%") is None
+    assert perfect_hash_bits(18 * 2 ** 30, 3) == 20            # capped
+    assert perfect_hash_bits(3 * 2 ** 30, 3) == 20
+    assert perfect_hash_bits(325 * 2 ** 20, 3) == 16
+    assert perfect_hash_bits(325 * 2 ** 20, 1) == 18
+    assert perfect_hash_bits(8 * 2 ** 20, 3) == 12             # never below DuckDB's default
+    assert perfect_hash_bits(None, 3) == 12
+
+
+def test_grouping_by_a_wide_integer_key_uses_a_perfect_hash_table(make_engine, namespace):
+    engine = make_engine(AnalysisSettings(threads=2, memory_limit="1GiB"))
+    bits = engine._conn.execute("SELECT current_setting('perfect_ht_threshold')").fetchall()[0][0]
+    assert int(bits) == 19
+    namespace["orders"] = pd.DataFrame({"customer": [i * 7919 % 200_000 for i in range(300_000)],
+                                        "amount": [float(i % 97) for i in range(300_000)]})
+    engine.create_table_from_query("stored", "SELECT * FROM orders")
+    plan = engine._conn.execute("EXPLAIN SELECT customer, sum(amount) FROM stored GROUP BY customer").fetchall()
+    assert "Perfect Hash Group By" in "".join(row[1] for row in plan)   # 200,000 ids need 18 bits
+    result = engine.query("SELECT customer, sum(amount) AS total, count(DISTINCT amount) AS kinds "
+                          "FROM stored GROUP BY customer ORDER BY customer", path="analyze").to_pandas()
+    frame = namespace["orders"]
+    expected = frame.groupby("customer").agg(total=("amount", "sum"), kinds=("amount", "nunique")).reset_index()
+    pd.testing.assert_frame_equal(result, expected, check_dtype=False)
