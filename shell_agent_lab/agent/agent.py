@@ -250,8 +250,9 @@ class Agent:
     def export_session(self, dest: Path | str | None = None, **options: Any) -> Any:
         """Write the current session to a ``.shellagent`` bundle, analysis database included.
 
-        Runs under the maintenance hold: the session's engine is closed for the copy and opened
-        again before any turn can use it (also when the export fails). ``dest`` and ``options``
+        Runs under the maintenance hold: tables still being stored in the background are
+        finished first, then the session's engine is closed for the copy and opened again
+        before any turn can use it (also when the export fails). ``dest`` and ``options``
         are those of :func:`shell_agent_lab.bundle.export_session`.
         """
         from ..bundle import export_active_session
@@ -263,6 +264,9 @@ class Agent:
                 self._engines.resume()
                 self._engines.get(session)   # a failure is kept in engine_error; the next use retries
 
+            engine = self._engines.get(session)
+            if engine is not None:   # a table still being stored from its file goes in whole
+                engine.wait_loaded()
             try:
                 return export_active_session(self.store, session.id, dest, close_engine=self._engines.suspend,
                                              reopen_engine=reopen, **options)

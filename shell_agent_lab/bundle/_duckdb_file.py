@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .errors import BundleExportError, InvalidBundleError
 
-__all__ = ["snapshot", "check_imported"]
+__all__ = ["snapshot", "check_imported", "finish_pending_stores", "is_internal"]
 
 _MAGIC = b"DUCK"
 _MAGIC_OFFSET = 8
@@ -17,6 +17,46 @@ _SEALED = {
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
 }
+
+
+def is_internal(name: str) -> bool:
+    """A table the analysis engine keeps for itself (pending-load records, half-stored tables)."""
+    from ..analysis.results import INTERNAL_PREFIX
+
+    return str(name).lower().startswith(INTERNAL_PREFIX)
+
+
+def finish_pending_stores(db: Path) -> None:
+    """Finish storing the tables a kernel was still storing when it stopped, so a copy of
+    ``db`` holds them (their files are staged beside the session's database, which a bundle
+    does not carry). Nothing to do, and nothing opened for writing, when no store is pending;
+    a file that cannot be opened is left for :func:`snapshot` to report."""
+    import duckdb
+
+    from ..analysis import AnalysisEngine
+    from ..analysis.staging import LOADS_TABLE
+
+    try:
+        con = duckdb.connect(str(db), read_only=True, config=dict(_SEALED))
+    except duckdb.Error:
+        return
+    try:
+        pending = con.execute("SELECT count(*) FROM duckdb_tables() WHERE NOT temporary AND table_name = ?",
+                              [LOADS_TABLE]).fetchall()[0][0]
+    except duckdb.Error:
+        pending = 0
+    finally:
+        con.close()
+    if not pending:
+        return
+    try:
+        engine = AnalysisEngine(db)   # resumes the pending stores from their staged files
+    except Exception as exc:
+        raise BundleExportError(f"cannot finish storing the tables of {db} ({exc})") from exc
+    try:
+        engine.wait_loaded()
+    finally:
+        engine.close()
 
 
 def snapshot(src: Path, dest: Path) -> None:
@@ -80,7 +120,7 @@ def check_imported(path: Path) -> list[str]:
                 f"bundle analysis database defines a macro ({macros[0][0]!r}); refusing it")
         tables = [row[0] for row in con.execute(
             "SELECT table_name FROM duckdb_tables() WHERE NOT internal AND NOT temporary "
-            "ORDER BY table_name").fetchall()]
+            "ORDER BY table_name").fetchall() if not is_internal(row[0])]
     except duckdb.Error as exc:
         raise InvalidBundleError(
             f"bundle analysis database is damaged ({str(exc).splitlines()[0]})") from exc

@@ -133,6 +133,7 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
     db_copy: Path | None = None
     try:
         if db_src.is_file():
+            _duckdb_file.finish_pending_stores(db_src)
             db_copy = tmp.with_suffix(".duckdb")
             _duckdb_file.snapshot(db_src, db_copy)
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:

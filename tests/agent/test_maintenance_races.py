@@ -44,6 +44,11 @@ class ProbeEngine:
     def __init__(self, hook=None) -> None:
         self.closed = False
         self.hook = hook
+        self.waited_open = False     # wait_loaded was called while the engine was open
+
+    def wait_loaded(self, name=None, timeout=None) -> bool:
+        self.waited_open = not self.closed
+        return True
 
     def close(self) -> None:
         hook, self.hook = self.hook, None
@@ -347,6 +352,7 @@ def test_the_engine_stays_closed_for_other_users_while_the_export_copies(make_ag
     agent.export_session(tmp_path)
     assert seen["engine"] is None and "closed while the session is exported" in seen["error"]
     assert len(engines) == 2 and agent.engine() is engines[1] and agent.engine_error is None
+    assert engines[0].waited_open      # background stores were finished before the file was copied
 
 
 def test_a_failed_export_still_reopens_the_engine(make_agent, tmp_path):

@@ -254,6 +254,30 @@ def test_a_copy_of_the_database_mid_store_passes_the_bundle_check(make_engine, b
         other.describe("big")
 
 
+def test_an_export_finishes_a_store_its_kernel_left_half_done(make_engine, big, monkeypatch, tmp_path):
+    """A kernel stopped mid-store (closed here; killed works the same way, see the reopen tests):
+    exporting the session later finishes the store from the staged file first, so the bundle
+    holds the whole table and lists none of the engine's own bookkeeping."""
+    from shell_agent_lab.bundle._duckdb_file import check_imported, finish_pending_stores, snapshot
+    from shell_agent_lab.cli.session_commands import _tables
+
+    gate = Gate(monkeypatch, hold_after=2)
+    db = tmp_path / "s" / "analysis.duckdb"
+    engine = make_engine(background(), db=db)
+    engine.load(str(big), "big")
+    assert gate.reached.wait(10)
+    close_while_held(engine, gate)
+    assert {t["name"] for t in _tables(db)} == set()             # half stored: not the user's yet
+    finish_pending_stores(db)
+    finish_pending_stores(db)                                    # nothing pending: nothing opened
+    copy = tmp_path / "copy.duckdb"
+    snapshot(db, copy)
+    assert check_imported(copy) == ["big"]
+    assert [t["name"] for t in _tables(db)] == ["big"]
+    reopened = make_engine(background(), db=copy)
+    assert reopened.loading() == [] and reopened.query(TOTAL).rows == expected(big)
+
+
 def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine, big, monkeypatch, tmp_path):
     db = tmp_path / "s" / "analysis.duckdb"
     engine = make_engine(background(), db=db)
