@@ -275,7 +275,7 @@ def report(orders: Path, engine: dict, pandas: dict, limited: dict, limit: str) 
         ratios.append(ratio)
         check = "" if e["rows"] == p["rows"] else f" (rows {e['rows']} vs {p['rows']})"
         lines.append(f"| (b) {name}{check} | {e['seconds']:.3f} s | {p['seconds']:.3f} s | {ratio:.1f}× |")
-    lines += [f"| **(b) geometric mean of {len(ratios)} queries** | | | **{_gmean(ratios):.1f}×** (min {min(ratios):.1f}×) |",
+    lines += [f"| **(b) geometric mean of {len(ratios)} queries** | | | **{_gmean(ratios):.2f}×** (min {min(ratios):.1f}×) |",
               f"| **(c) peak RSS** | {engine['peak_rss_mb']:,.0f} MiB | {pandas['peak_rss_mb']:,.0f} MiB | "
               f"**{engine['peak_rss_mb'] / pandas['peak_rss_mb']:.2f}× of pandas** |",
               f"| (d) memory_limit={limit}: load + GROUP BY | {limited['load'] + limited['first_query']:.2f} s; "
