@@ -41,13 +41,17 @@ _TEMPLATE = ("(CASE WHEN typeof({c}) IN ('DATE', 'TIMESTAMP') AND isfinite({c}) 
 def faster_date_buckets(tree: dict[str, Any], text: str) -> str | None:
     """``text`` with each eligible ``date_trunc`` call rewritten, or None when there is none.
 
-    ``tree`` is the statement's serialised syntax tree; its byte offsets locate the calls."""
+    ``tree`` is the statement's serialised syntax tree; its byte offsets locate the calls. A
+    statement with an eligible call inside a select item that has no alias is left alone: that
+    item's column name is the text of its expression, and it can surface in the data
+    (``DESCRIBE``, ``UNPIVOT``, ``to_json`` of a row), not only as a header the engine could
+    put back."""
     data = text.encode("utf-8")
-    spans: list[tuple[int, int, str]] = []
-    _collect(tree, data, spans, 0)
-    if not spans:
+    found = _Found()
+    _collect(tree, data, found, 0, named=True)
+    if found.blocked or not found.spans:
         return None
-    spans.sort()
+    spans = sorted(found.spans)
     out, last = [], 0
     for start, end, replacement in spans:
         if start < last:   # overlapping spans cannot come from column arguments; stay safe
@@ -59,22 +63,36 @@ def faster_date_buckets(tree: dict[str, Any], text: str) -> str | None:
     return b"".join(out).decode("utf-8")
 
 
-def _collect(node: Any, data: bytes, spans: list[tuple[int, int, str]], depth: int) -> None:
+class _Found:
+    def __init__(self) -> None:
+        self.spans: list[tuple[int, int, str]] = []
+        self.blocked = False
+
+
+def _collect(node: Any, data: bytes, found: _Found, depth: int, *, named: bool) -> None:
     if depth > 200:
+        found.blocked = True
         return
     if isinstance(node, list):
         for item in node:
-            _collect(item, data, spans, depth + 1)
+            _collect(item, data, found, depth + 1, named=named)
         return
     if not isinstance(node, dict):
         return
-    found = _rewrite(node, data)
-    if found is not None:
-        spans.append(found)
+    rewrite = _rewrite(node, data)
+    if rewrite is not None:
+        if named:
+            found.spans.append(rewrite)
+        else:
+            found.blocked = True
         return
-    for value in node.values():
-        if isinstance(value, (dict, list)):
-            _collect(value, data, spans, depth + 1)
+    for key, value in node.items():
+        if key == "select_list" and isinstance(value, list):
+            for item in value:   # an item without an alias is named after its expression's text
+                unnamed = isinstance(item, dict) and not item.get("alias")
+                _collect(item, data, found, depth + 1, named=named and not unnamed)
+        elif isinstance(value, (dict, list)):
+            _collect(value, data, found, depth + 1, named=named)
 
 
 def _span(node: dict[str, Any], data: bytes) -> tuple[int, int] | None:

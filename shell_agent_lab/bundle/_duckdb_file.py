@@ -26,11 +26,12 @@ def is_internal(name: str) -> bool:
     return str(name).lower().startswith(INTERNAL_PREFIX)
 
 
-def finish_pending_stores(db: Path) -> None:
+def finish_pending_stores(db: Path) -> tuple[str, ...]:
     """Finish storing the tables a kernel was still storing when it stopped, so a copy of
     ``db`` holds them (their files are staged beside the session's database, which a bundle
-    does not carry). Nothing to do, and nothing opened for writing, when no store is pending;
-    a file that cannot be opened is left for :func:`snapshot` to report."""
+    does not carry). Returns the names that could not be stored (their staged file is gone or
+    changed; the user has to load them again). Nothing is opened for writing when no store is
+    pending; a file that cannot be opened is left for :func:`snapshot` to report."""
     import duckdb
 
     from ..analysis import AnalysisEngine
@@ -39,24 +40,26 @@ def finish_pending_stores(db: Path) -> None:
     try:
         con = duckdb.connect(str(db), read_only=True, config=dict(_SEALED))
     except duckdb.Error:
-        return
+        return ()
     try:
-        pending = con.execute("SELECT count(*) FROM duckdb_tables() WHERE NOT temporary AND table_name = ?",
-                              [LOADS_TABLE]).fetchall()[0][0]
-    except duckdb.Error:
-        pending = 0
+        pending = [str(row[0]) for row in con.execute(f"SELECT name FROM {LOADS_TABLE}").fetchall()
+                   if row[0] is not None]
+    except duckdb.Error:   # no pending loads (or a table that is not ours: the engine drops it)
+        pending = []
     finally:
         con.close()
     if not pending:
-        return
+        return ()
     try:
         engine = AnalysisEngine(db)   # resumes the pending stores from their staged files
     except Exception as exc:
         raise BundleExportError(f"cannot finish storing the tables of {db} ({exc})") from exc
     try:
         engine.wait_loaded()
+        stored = {info.name.lower() for info in engine.tables()}
     finally:
         engine.close()
+    return tuple(dict.fromkeys(name for name in pending if name.lower() not in stored))
 
 
 def snapshot(src: Path, dest: Path) -> None:

@@ -33,6 +33,8 @@ class ExportResult:
     has_analysis_db: bool
     size: int
     work_files: int = 0
+    #: tables a stopped kernel was still storing whose files are gone: not in the bundle
+    unfinished_tables: tuple[str, ...] = ()
 
 
 def analysis_db_path(store: Any, session_id: str) -> Path:
@@ -131,9 +133,10 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
     db_src = analysis_db_path(store, session_id)
     work = _work_files(Path(store.session_dir(session_id)) / "work")
     db_copy: Path | None = None
+    unfinished: tuple[str, ...] = ()
     try:
         if db_src.is_file():
-            _duckdb_file.finish_pending_stores(db_src)
+            unfinished = _duckdb_file.finish_pending_stores(db_src)
             db_copy = tmp.with_suffix(".duckdb")
             _duckdb_file.snapshot(db_src, db_copy)
         with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
@@ -164,4 +167,5 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
         path=path, session_id=session_id, records=len(records), session_memory=len(memory),
         findings=len(findings), summaries=len(summaries), objects=len(metas),
         has_analysis_db=db_copy is not None, size=path.stat().st_size, work_files=len(work),
+        unfinished_tables=unfinished,
     )

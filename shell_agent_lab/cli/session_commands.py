@@ -128,6 +128,9 @@ def _export(store: Any, args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"exported {session.title!r} to {result.path} ({result.records} records, "
                   f"{result.findings} findings, {result.objects} objects, "
                   f"{'with' if result.has_analysis_db else 'no'} analysis database)\n")
+        for name in result.unfinished_tables:
+            out.write(f"  table {name!r} is not in the bundle: it was still being stored when its kernel "
+                      "stopped and its file is gone; load it again and export again\n")
     return EXIT_OK
 
 

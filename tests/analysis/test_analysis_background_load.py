@@ -268,14 +268,32 @@ def test_an_export_finishes_a_store_its_kernel_left_half_done(make_engine, big, 
     assert gate.reached.wait(10)
     close_while_held(engine, gate)
     assert {t["name"] for t in _tables(db)} == set()             # half stored: not the user's yet
-    finish_pending_stores(db)
-    finish_pending_stores(db)                                    # nothing pending: nothing opened
+    assert finish_pending_stores(db) == ()
+    assert finish_pending_stores(db) == ()                       # nothing pending: nothing opened
     copy = tmp_path / "copy.duckdb"
     snapshot(db, copy)
     assert check_imported(copy) == ["big"]
     assert [t["name"] for t in _tables(db)] == ["big"]
     reopened = make_engine(background(), db=copy)
     assert reopened.loading() == [] and reopened.query(TOTAL).rows == expected(big)
+
+
+def test_an_export_names_a_half_stored_table_whose_file_is_gone(make_engine, big, monkeypatch, tmp_path):
+    from shell_agent_lab.bundle._duckdb_file import check_imported, finish_pending_stores, snapshot
+
+    gate = Gate(monkeypatch, hold_after=2)
+    db = tmp_path / "s" / "analysis.duckdb"
+    engine = make_engine(background(), db=db)
+    engine.load(str(big), "big")
+    assert gate.reached.wait(10)
+    stage = engine._stage
+    close_while_held(engine, gate)
+    for entry in stage.iterdir():
+        entry.unlink()
+    assert finish_pending_stores(db) == ("big",)
+    copy = tmp_path / "copy.duckdb"
+    snapshot(db, copy)
+    assert check_imported(copy) == []
 
 
 def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine, big, monkeypatch, tmp_path):

@@ -291,18 +291,18 @@ def test_perfect_hash_width_follows_the_memory_limit_and_threads():
     assert parse_size("325.0 MiB") == 325 * 2 ** 20
     assert parse_size("4GB") == 4 * 10 ** 9
     assert parse_size("lots") is None and parse_size("80%") is None
-    assert perfect_hash_bits(18 * 2 ** 30, 3) == 20            # capped
-    assert perfect_hash_bits(3 * 2 ** 30, 3) == 20
-    assert perfect_hash_bits(325 * 2 ** 20, 3) == 16
-    assert perfect_hash_bits(325 * 2 ** 20, 1) == 18
-    assert perfect_hash_bits(8 * 2 ** 20, 3) == 12             # never below DuckDB's default
+    assert perfect_hash_bits(18 * 2 ** 30, 3) == 18            # capped
+    assert perfect_hash_bits(3 * 2 ** 30, 3) == 18
+    assert perfect_hash_bits(325 * 2 ** 20, 3) == 15
+    assert perfect_hash_bits(325 * 2 ** 20, 1) == 17
+    assert perfect_hash_bits(20 * 2 ** 20, 3) == 12            # never below DuckDB's default
     assert perfect_hash_bits(None, 3) == 12
 
 
 def test_grouping_by_a_wide_integer_key_uses_a_perfect_hash_table(make_engine, namespace):
     engine = make_engine(AnalysisSettings(threads=2, memory_limit="1GiB"))
     bits = engine._conn.execute("SELECT current_setting('perfect_ht_threshold')").fetchall()[0][0]
-    assert int(bits) == 19
+    assert int(bits) == 18
     namespace["orders"] = pd.DataFrame({"customer": [i * 7919 % 200_000 for i in range(300_000)],
                                         "amount": [float(i % 97) for i in range(300_000)]})
     engine.create_table_from_query("stored", "SELECT * FROM orders")

@@ -45,6 +45,9 @@ class ProbeEngine:
     def refresh_dataframes(self) -> None:
         pass
 
+    def wait_loaded(self, name=None, timeout=None) -> bool:
+        return True
+
 
 class Race:
     """A real agent whose first engine, when an export closes it, lets a turn try to start."""
