@@ -45,7 +45,7 @@ def _backend_factory(settings: Any) -> Callable[[str | None], Backend]:
 
 
 def _engine_factory(store: Any, settings: Any, namespace: Callable[[], dict] | None,
-                    base_dir: Path | None) -> Callable[[Any], Any] | None:
+                    base_dir: Path | None, events: EventBus) -> Callable[[Any], Any] | None:
     try:
         from ..analysis import AnalysisEngine, AnalysisSettings
     except ImportError:
@@ -54,8 +54,12 @@ def _engine_factory(store: Any, settings: Any, namespace: Callable[[], dict] | N
 
     def factory(session: Any) -> Any:
         limits = AnalysisSettings(max_query_rows=settings.max_query_rows)
+
+        def stored(name: str) -> None:   # a large file finished storing: exact row counts now
+            events.publish("data_updated", {}, session_id=session.id)
+
         return AnalysisEngine(store.session_dir(session.id) / "analysis.duckdb", namespace=namespace,
-                              base_dir=base_dir, settings=limits)
+                              base_dir=base_dir, settings=limits, on_stored=stored)
     return factory
 
 
@@ -85,10 +89,11 @@ def build_agent(settings: Any = None, *, store: Any = None, namespace: Callable[
     if registry is None:
         registry = default_registry()
         extensions = _install_extensions(registry, settings, store)
-    agent = Agent(store=store, registry=registry, events=events or EventBus(),
+    events = events or EventBus()
+    agent = Agent(store=store, registry=registry, events=events,
                   settings=settings, backend=backend,
                   backend_factory=None if backend is not None else _backend_factory(settings),
-                  engine_factory=_engine_factory(store, settings, namespace, base), namespace=namespace,
+                  engine_factory=_engine_factory(store, settings, namespace, base, events), namespace=namespace,
                   approver=approver)
     agent.extensions = extensions
     return agent

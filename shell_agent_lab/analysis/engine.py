@@ -57,8 +57,13 @@ class AnalysisEngine:
     """The analysis database of one session."""
 
     def __init__(self, db_path: Path | None, *, namespace: Callable[[], Mapping[str, Any]] | None = None,
-                 base_dir: Path | None = None, settings: AnalysisSettings | None = None) -> None:
+                 base_dir: Path | None = None, settings: AnalysisSettings | None = None,
+                 on_stored: Callable[[str], None] | None = None) -> None:
+        """``on_stored(name)`` is called from the store's thread when a table loaded in the
+        background has been stored (or has failed to; the table is then gone), so a view of
+        the session's tables can refresh its row counts."""
         self.settings = settings or AnalysisSettings()
+        self._on_stored = on_stored
         self.db_path = Path(db_path) if db_path is not None else None
         self.base_dir = Path(base_dir) if base_dir is not None else None
         self._namespace = namespace
@@ -880,18 +885,26 @@ class AnalysisEngine:
             raise _Stopped
 
     def _run_job(self, job: _staging.Job) -> None:
+        ended = False
         try:
             with self._build_slot:   # one store at a time: the machine's cores go to queries
                 if job.stop.is_set():
                     return
                 self._store(job)
+            ended = True
         except _Stopped:
             log.info("storing %s stopped; it resumes when the session is reopened", job.name)
         except Exception as exc:   # the file became unreadable, the disk is full …
             log.warning("storing %s failed", job.name, exc_info=True)
             self._fail_job(job, _STREAM_PREFIX.sub("", _first_line(exc)))
+            ended = True
         finally:
             job.done.set()
+        if ended and self._on_stored is not None and not self._closed:
+            try:
+                self._on_stored(job.name)
+            except Exception:   # a listener's failure is not the store's
+                log.warning("the stored-table callback failed for %s", job.name, exc_info=True)
 
     def _store(self, job: _staging.Job) -> None:
         for attempt in range(3):

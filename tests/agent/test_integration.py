@@ -90,3 +90,20 @@ def test_schema_in_prompt_for_local_models(tmp_path, store, settings):
         assert "- orders (dataframe, 2 rows): id BIGINT, city VARCHAR" in system
     finally:
         agent.close()
+
+
+def test_a_finished_background_store_refreshes_the_data_views(store, tmp_path):
+    from shell_agent_lab.agent.factory import _engine_factory
+    from shell_agent_lab.config import ShellAgent
+    from shell_agent_lab.events import EventBus
+
+    bus = EventBus()
+    seen: list = []
+    bus.subscribe(seen.append, ["data_updated"])
+    session = store.create_session(title="s")
+    engine = _engine_factory(store, ShellAgent(), None, tmp_path, bus)(session)
+    try:
+        engine._on_stored("orders")      # what the store thread calls once a table is stored
+    finally:
+        engine.close()
+    assert [(e.type, e.session_id) for e in seen] == [("data_updated", session.id)]

@@ -296,6 +296,28 @@ def test_an_export_names_a_half_stored_table_whose_file_is_gone(make_engine, big
     assert check_imported(copy) == []
 
 
+def test_the_engine_says_when_a_background_store_has_ended(big, monkeypatch, tmp_path):
+    gate = Gate(monkeypatch, hold_after=1)
+    told: list[str] = []
+    engine = AnalysisEngine(tmp_path / "s" / "analysis.duckdb", settings=background(), on_stored=told.append)
+    try:
+        engine.load(str(big), "big")
+        assert gate.reached.wait(10) and told == []
+        gate.release.set()
+        assert engine.wait_loaded(timeout=30)
+        assert told == ["big"] and engine.describe("big").rows_exact
+    finally:
+        engine.close()
+    # a store stopped by closing the engine has not ended: it resumes at the next open
+    gate = Gate(monkeypatch, hold_after=1)
+    told.clear()
+    engine = AnalysisEngine(tmp_path / "t" / "analysis.duckdb", settings=background(), on_stored=told.append)
+    engine.load(str(big), "big")
+    assert gate.reached.wait(10)
+    close_while_held(engine, gate)
+    assert told == []
+
+
 def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine, big, monkeypatch, tmp_path):
     db = tmp_path / "s" / "analysis.duckdb"
     engine = make_engine(background(), db=db)
