@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 import duckdb
 import pandas as pd
@@ -12,14 +11,9 @@ import pytest
 from shell_agent_lab.analysis import AnalysisSettings, SQLRejectedError
 from shell_agent_lab.analysis.date_buckets import faster_date_buckets
 from shell_agent_lab.analysis.sql_gate import SQLGate
+from tests.support.sql_trees import statement_tree
 
-
-def _tree(sql: str) -> dict:
-    con = duckdb.connect()
-    try:
-        return json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()[0])["statements"][0]
-    finally:
-        con.close()
+_tree = statement_tree
 
 
 def _fast(sql: str) -> str | None:

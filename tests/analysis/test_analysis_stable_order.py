@@ -1,22 +1,15 @@
 """Query results come back in the same order on every run."""
 from __future__ import annotations
 
-import json
-
 import duckdb
 import pandas as pd
 import pytest
 
 from shell_agent_lab.analysis import AnalysisSettings
 from shell_agent_lab.analysis.stable_order import needs_stable_order
+from tests.support.sql_trees import statement_tree
 
-
-def _tree(sql: str) -> dict:
-    con = duckdb.connect()
-    try:
-        return json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()[0])["statements"][0]
-    finally:
-        con.close()
+_tree = statement_tree
 
 
 @pytest.mark.parametrize("sql", [
