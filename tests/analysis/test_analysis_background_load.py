@@ -83,6 +83,16 @@ def close_while_held(engine: AnalysisEngine, gate: Gate) -> None:
     assert not closer.is_alive()
 
 
+def held_store(make_engine, big: Path, monkeypatch: pytest.MonkeyPatch, db: Path, *,
+               hold_after: int = 2) -> tuple[AnalysisEngine, Gate]:
+    """An engine on ``db`` whose background store of ``big`` is held after ``hold_after`` chunks."""
+    gate = Gate(monkeypatch, hold_after=hold_after)
+    engine = make_engine(background(), db=db)
+    engine.load(str(big), "big")
+    assert gate.reached.wait(10)
+    return engine, gate
+
+
 @pytest.fixture
 def big(workdir: Path) -> Path:
     return write_csv(workdir / "big.csv")
@@ -261,11 +271,8 @@ def test_an_export_finishes_a_store_its_kernel_left_half_done(make_engine, big, 
     from shell_agent_lab.bundle._duckdb_file import check_imported, finish_pending_stores, snapshot
     from shell_agent_lab.cli.session_commands import _tables
 
-    gate = Gate(monkeypatch, hold_after=2)
     db = tmp_path / "s" / "analysis.duckdb"
-    engine = make_engine(background(), db=db)
-    engine.load(str(big), "big")
-    assert gate.reached.wait(10)
+    engine, gate = held_store(make_engine, big, monkeypatch, db)
     close_while_held(engine, gate)
     assert {t["name"] for t in _tables(db)} == set()             # half stored: not the user's yet
     assert finish_pending_stores(db) == ()
@@ -281,11 +288,8 @@ def test_an_export_finishes_a_store_its_kernel_left_half_done(make_engine, big, 
 def test_an_export_names_a_half_stored_table_whose_file_is_gone(make_engine, big, monkeypatch, tmp_path):
     from shell_agent_lab.bundle._duckdb_file import check_imported, finish_pending_stores, snapshot
 
-    gate = Gate(monkeypatch, hold_after=2)
     db = tmp_path / "s" / "analysis.duckdb"
-    engine = make_engine(background(), db=db)
-    engine.load(str(big), "big")
-    assert gate.reached.wait(10)
+    engine, gate = held_store(make_engine, big, monkeypatch, db)
     stage = engine._stage
     close_while_held(engine, gate)
     for entry in stage.iterdir():
