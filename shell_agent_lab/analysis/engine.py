@@ -36,7 +36,7 @@ from .dataframes import describe_frame, find_frames, fingerprint, same_fingerpri
 from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError,
                      TableNameError, UnknownTableError)
 from .results import INTERNAL_PREFIX as _INTERNAL
-from .results import QueryResult, TableInfo, quote_ident, validate_table_name
+from .results import QueryResult, TableInfo, is_internal_name, quote_ident, validate_table_name
 from .results import first_line as _first_line
 from .settings import AnalysisSettings, parse_size, perfect_hash_bits
 from .sql_gate import GatedSQL, SQLGate
@@ -210,7 +210,7 @@ class AnalysisEngine:
         rows = self._conn.execute(
             "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() "
             "AND schema_name = 'main' AND NOT temporary ORDER BY table_name").fetchall()
-        found = {r[0].lower(): r[0] for r in rows if not r[0].lower().startswith(_INTERNAL)}
+        found = {r[0].lower(): r[0] for r in rows if not is_internal_name(r[0])}
         for key, job in list(self._jobs.items()):
             found.setdefault(key, job.name)
         return dict(sorted(found.items()))

@@ -11,11 +11,16 @@ from .errors import TableNameError
 from .render import render_rows
 
 __all__ = ["TableInfo", "QueryResult", "quote_ident", "validate_table_name", "first_line",
-           "INTERNAL_PREFIX", "MAX_NAME"]
+           "INTERNAL_PREFIX", "is_internal_name", "MAX_NAME"]
 
 MAX_NAME = 128
 #: names the engine uses for itself (load streams, background stores); refused as table names
 INTERNAL_PREFIX = "_sal_"
+
+
+def is_internal_name(name: str) -> bool:
+    """A table the engine keeps for itself (pending-load records, half-stored tables), not the user's."""
+    return str(name).lower().startswith(INTERNAL_PREFIX)
 
 
 def quote_ident(name: str) -> str:
@@ -95,7 +100,7 @@ def validate_table_name(name: Any) -> str:
             "letter or underscore (e.g. sales_2024).")
     if len(name) > MAX_NAME:
         raise TableNameError(f"table name is longer than {MAX_NAME} characters.")
-    if name.lower().startswith(INTERNAL_PREFIX):
+    if is_internal_name(name):
         raise TableNameError(f"table names starting with {INTERNAL_PREFIX!r} are reserved.")
     return name
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from .errors import BundleExportError, InvalidBundleError
 
-__all__ = ["snapshot", "check_imported", "finish_pending_stores", "is_internal"]
+__all__ = ["snapshot", "check_imported", "finish_pending_stores"]
 
 _MAGIC = b"DUCK"
 _MAGIC_OFFSET = 8
@@ -17,13 +17,6 @@ _SEALED = {
     "autoinstall_known_extensions": False,
     "autoload_known_extensions": False,
 }
-
-
-def is_internal(name: str) -> bool:
-    """A table the analysis engine keeps for itself (pending-load records, half-stored tables)."""
-    from ..analysis.results import INTERNAL_PREFIX
-
-    return str(name).lower().startswith(INTERNAL_PREFIX)
 
 
 def finish_pending_stores(db: Path) -> tuple[str, ...]:
@@ -99,6 +92,8 @@ def check_imported(path: Path) -> list[str]:
     """
     import duckdb
 
+    from ..analysis.results import is_internal_name
+
     with open(path, "rb") as fh:
         head = fh.read(_MAGIC_OFFSET + len(_MAGIC))
     if head[_MAGIC_OFFSET:] != _MAGIC:
@@ -123,7 +118,7 @@ def check_imported(path: Path) -> list[str]:
                 f"bundle analysis database defines a macro ({macros[0][0]!r}); refusing it")
         tables = [row[0] for row in con.execute(
             "SELECT table_name FROM duckdb_tables() WHERE NOT internal AND NOT temporary "
-            "ORDER BY table_name").fetchall() if not is_internal(row[0])]
+            "ORDER BY table_name").fetchall() if not is_internal_name(row[0])]
     except duckdb.Error as exc:
         raise InvalidBundleError(
             f"bundle analysis database is damaged ({str(exc).splitlines()[0]})") from exc

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..analysis.results import INTERNAL_PREFIX
+from ..analysis.results import is_internal_name
 from ._base import (EXIT_FAILED, EXIT_NOT_FOUND, EXIT_OK, EXIT_REFUSED, CommandError, iso, open_store,
                     with_store)
 from .sessions import session_json as _session_json
@@ -51,8 +51,7 @@ def _tables(db: Path) -> list[dict[str, Any]] | str:
     finally:
         con.close()
     # the engine's own bookkeeping (pending-load records, half-stored tables) is not the user's
-    return [{"name": n, "rows": r, "columns": c} for n, r, c in rows
-            if not n.lower().startswith(INTERNAL_PREFIX)]
+    return [{"name": n, "rows": r, "columns": c} for n, r, c in rows if not is_internal_name(n)]
 
 
 def _show(store: Any, args: argparse.Namespace, out: TextIO) -> int:
