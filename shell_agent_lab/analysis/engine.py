@@ -74,7 +74,6 @@ class AnalysisEngine:
         self._closed = False
         self._reserved: frozenset[str] | None = None
         self._macros: list[str] | None = None
-        self._last_persisted: dict[str, str] = {}
         self._stage = _staging.stage_dir_for(self.db_path) if self.db_path is not None else None
         self._jobs: dict[str, _staging.Job] = {}      # lowercase name -> its background store
         self._lost: dict[str, str] = {}               # lowercase name -> why its load did not finish
@@ -223,6 +222,11 @@ class AnalysisEngine:
         variable is deleted or a loaded table takes its name. Names that differ only in case
         are one name in SQL: the one registered first wins, else the lowercase spelling.
         """
+        return self._sync_frames()[0]
+
+    def _sync_frames(self) -> tuple[bool, dict[str, str]]:
+        """:meth:`refresh_dataframes`, also returning the loaded tables it read (see
+        :meth:`_persisted`; each read of the catalogue costs about a millisecond)."""
         with self._lock:
             self._check_open()
             try:
@@ -231,7 +235,6 @@ class AnalysisEngine:
                 log.warning("reading the notebook namespace failed", exc_info=True)
                 live = {}
             persisted = self._persisted()
-            self._last_persisted = persisted
             taken: set[str] = set(persisted)
             wanted: dict[str, Any] = {}
             # a name already registered keeps its place; otherwise lowercase spellings first
@@ -262,15 +265,16 @@ class AnalysisEngine:
                 self._frames[name] = obj
                 self._prints[name] = fingerprint(obj)
                 changed = True
-            return changed
+            return changed, persisted
 
     def dataframe_names(self) -> list[str]:
         with self._lock:
             self.refresh_dataframes()
             return sorted(self._frames)
 
-    def _known(self, persisted: dict[str, str] | None = None) -> set[str]:
-        persisted = self._persisted() if persisted is None else persisted
+    def _known(self) -> set[str]:
+        """Names the model's SQL may read: loaded tables and registered DataFrames."""
+        _, persisted = self._sync_frames()
         return set(persisted.values()) | set(self._frames)
 
     # ---- catalogue -------------------------------------------------------------------------
@@ -395,9 +399,7 @@ class AnalysisEngine:
         """Run the read-only gate without executing."""
         with self._lock:
             self._check_open()
-            self.refresh_dataframes()
-            # the catalogue the refresh just read (each read of it costs about a millisecond)
-            return self._gate.check(sql, self._known(self._last_persisted), self._stored_functions())
+            return self._gate.check(sql, self._known(), self._stored_functions())
 
     def _stored_functions(self) -> list[str]:
         """Macros defined in the database file itself (a foreign file could carry any).
@@ -1131,15 +1133,15 @@ class AnalysisEngine:
         """``CREATE TABLE name AS <validated SELECT>``; refuses an existing name with suggestions."""
         with self._lock:
             self._check_open()
-            self.refresh_dataframes()
+            known = self._known()   # after syncing the DataFrames, which the name must not shadow
             name = self._check_new_name(name)
-            known = {k.lower() for k in self._known()}
-            if name.lower() in known:
+            taken = {k.lower() for k in known}
+            if name.lower() in taken:
                 suggestions = [s for s in (f"{name}_v2", f"{name}_filtered", f"{name}_derived")
-                               if s.lower() not in known]
+                               if s.lower() not in taken]
                 raise TableNameError(f"a table named {name!r} already exists; choose another name, "
                                      f"e.g. {', '.join(suggestions)}.")
-            gated = self._gate.check(sql, self._known(), self._stored_functions())
+            gated = self._gate.check(sql, known, self._stored_functions())
             try:
                 self._conn.execute(f"CREATE TABLE {quote_ident(name)} AS \n{gated.sql}\n")
             except duckdb.Error as exc:
