@@ -202,6 +202,17 @@ class SQLGate:
 
     def check(self, sql: str, known_tables: Collection[str], denied_functions: Collection[str] = ()) -> GatedSQL:
         """Return the statement to run, or raise :class:`SQLRejectedError`."""
+        text, tree = self._parse(sql)
+        try:
+            tables = check_tree(tree, known_tables, denied_functions)
+        except RecursionError as exc:
+            raise SQLRejectedError("SQL rejected: the statement is nested too deeply.") from exc
+        return GatedSQL(sql=_tidy(text), tables=tables, unstable_order=needs_stable_order(tree),
+                        fast_sql=self._faster(tree, text, known_tables, denied_functions))
+
+    def _parse(self, sql: str) -> tuple[str, dict[str, Any]]:
+        """The text and syntax tree of ``sql`` if it is exactly one SELECT; else
+        :class:`SQLRejectedError` saying why."""
         if not isinstance(sql, str) or not sql.strip():
             raise SQLRejectedError("SQL rejected: the query is empty; write one SELECT statement.")
         if len(sql) > MAX_SQL_CHARS:
@@ -238,12 +249,7 @@ class SQLGate:
         trees = parsed.get("statements") or []
         if len(trees) != 1:
             raise SQLRejectedError("SQL rejected: exactly one SELECT statement is allowed.")
-        try:
-            tables = check_tree(trees[0], known_tables, denied_functions)
-        except RecursionError as exc:
-            raise SQLRejectedError("SQL rejected: the statement is nested too deeply.") from exc
-        return GatedSQL(sql=_tidy(text), tables=tables, unstable_order=needs_stable_order(trees[0]),
-                        fast_sql=self._faster(trees[0], text, known_tables, denied_functions))
+        return text, trees[0]
 
     def _faster(self, tree: dict[str, Any], text: str, known_tables: Collection[str],
                 denied_functions: Collection[str]) -> str | None:
@@ -252,19 +258,11 @@ class SQLGate:
         if fast is None:
             return None
         try:
-            with self._lock:
-                statements = self._conn.extract_statements(fast)
-                if len(statements) != 1 or str(statements[0].type).rsplit(".", 1)[-1] != "SELECT":
-                    return None
-                raw = self._conn.execute("SELECT json_serialize_sql(?)", [statements[0].query]).fetchall()[0][0]
-            parsed = json.loads(raw)
-            trees = parsed.get("statements") or []
-            if parsed.get("error") or len(trees) != 1:
-                return None
-            check_tree(trees[0], known_tables, denied_functions)
-        except (duckdb.Error, ValueError, RecursionError, SQLRejectedError):
+            fast_text, fast_tree = self._parse(fast)
+            check_tree(fast_tree, known_tables, denied_functions)
+        except (SQLRejectedError, RecursionError):
             return None
-        return _tidy(fast)
+        return _tidy(fast_text)
 
 
 def _tidy(text: str) -> str:
