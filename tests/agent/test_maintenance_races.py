@@ -14,14 +14,7 @@ import pytest
 from shell_agent_lab.agent import AgentBusyError, AgentState
 from shell_agent_lab.llm.scripted import ScriptedBackend, call
 from shell_agent_lab.tools.registry import ToolDescriptor, ToolRegistry
-
-
-def wait_for_turn_or_waiter(agent) -> str:
-    """'busy' when a turn started, 'waiting' when a send waits for the maintenance hold."""
-    with agent._cond:
-        assert agent._cond.wait_for(
-            lambda: agent._phase == AgentState.BUSY or getattr(agent, "_hold_waiters", 0) > 0, 10)
-        return "busy" if agent._phase == AgentState.BUSY else "waiting"
+from tests.support.maintenance import ProbeEngine, wait_for_turn_or_waiter
 
 
 class HeldAnswer:
@@ -36,31 +29,6 @@ class HeldAnswer:
         self.started.set()
         assert self.release.wait(10), "test never released the model"
         return self.text
-
-
-class ProbeEngine:
-    """An engine double: ``close`` runs an injected hook first (the moment a race can strike)."""
-
-    def __init__(self, hook=None) -> None:
-        self.closed = False
-        self.hook = hook
-        self.waited_open = False     # wait_loaded was called while the engine was open
-
-    def wait_loaded(self, name=None, timeout=None) -> bool:
-        self.waited_open = not self.closed
-        return True
-
-    def close(self) -> None:
-        hook, self.hook = self.hook, None
-        if hook is not None:
-            hook()
-        self.closed = True
-
-    def tables(self):
-        return []
-
-    def refresh_dataframes(self) -> None:
-        pass
 
 
 def probe_registry() -> ToolRegistry:

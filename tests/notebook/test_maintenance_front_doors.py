@@ -11,42 +11,14 @@ from typing import Any
 
 import pytest
 
-from shell_agent_lab.agent import Agent, AgentState
+from shell_agent_lab.agent import Agent
 from shell_agent_lab.config import ShellAgent
 from shell_agent_lab.events import EventBus
 from shell_agent_lab.llm.scripted import ScriptedBackend, call
 from shell_agent_lab.notebook.comm import Dispatcher
 from shell_agent_lab.store import Store
 from shell_agent_lab.tools.registry import ToolDescriptor, ToolRegistry
-
-
-def wait_for_turn_or_waiter(agent) -> str:
-    """'busy' when a turn started, 'waiting' when a send waits for the maintenance hold."""
-    with agent._cond:
-        assert agent._cond.wait_for(
-            lambda: agent._phase == AgentState.BUSY or getattr(agent, "_hold_waiters", 0) > 0, 10)
-        return "busy" if agent._phase == AgentState.BUSY else "waiting"
-
-
-class ProbeEngine:
-    def __init__(self, hook=None) -> None:
-        self.closed = False
-        self.hook = hook
-
-    def close(self) -> None:
-        hook, self.hook = self.hook, None
-        if hook is not None:
-            hook()
-        self.closed = True
-
-    def tables(self):
-        return []
-
-    def refresh_dataframes(self) -> None:
-        pass
-
-    def wait_loaded(self, name=None, timeout=None) -> bool:
-        return True
+from tests.support.maintenance import ProbeEngine, wait_for_turn_or_waiter
 
 
 class Race:
