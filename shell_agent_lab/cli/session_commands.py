@@ -20,11 +20,7 @@ __all__ = ["register", "resolve_session", "open_store"]
 
 def resolve_session(store: Any, text: str) -> Any:
     """A session by exact id, else by a unique id prefix, else by exact title."""
-    session = store.get_session(text)
-    if session is not None:
-        return session
-    sessions = store.list_sessions()
-    matches = [s for s in sessions if s.id.startswith(text)] or [s for s in sessions if s.title == text]
+    matches = store.sessions_named(text)
     if len(matches) == 1:
         return matches[0]
     if not matches:

@@ -63,11 +63,7 @@ def _sessions_cmd(agent: Any, argv: list[str]) -> CommandResult:
 
 def _find_session(store: Any, text: str) -> Any:
     """A session by exact id, else by a unique id prefix, else by exact title."""
-    session = store.get_session(text)
-    if session is not None:
-        return session
-    sessions = store.list_sessions()
-    matches = [s for s in sessions if s.id.startswith(text)] or [s for s in sessions if s.title == text]
+    matches = store.sessions_named(text)
     if len(matches) == 1:
         return matches[0]
     if not matches:

@@ -175,6 +175,15 @@ class Store:
                     return _session(row)
         return None
 
+    def sessions_named(self, text: str) -> list[Session]:
+        """The sessions ``text`` may mean: the one with that exact id, else those whose id
+        starts with it, else those titled exactly ``text`` (one match means it is unambiguous)."""
+        session = self.get_session(text)
+        if session is not None:
+            return [session]
+        sessions = self.list_sessions()
+        return [s for s in sessions if s.id.startswith(text)] or [s for s in sessions if s.title == text]
+
     def list_sessions(self) -> list[Session]:
         with self._db.read() as conn:
             return [

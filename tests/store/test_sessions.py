@@ -35,6 +35,17 @@ def test_find_session_by_key_then_notebook_path(store):
     assert store.find_session(key="k-2").id == a.id
 
 
+def test_sessions_named_by_id_then_id_prefix_then_title(store):
+    a = store.create_session(title="Sales")
+    b = store.create_session(title="Sales")
+    c = store.create_session(title=a.id[:-2])      # a title that is also a prefix of a's id
+    assert store.sessions_named(a.id) == [a]
+    assert store.sessions_named(b.id[:-2]) == [b]
+    assert store.sessions_named(a.id[:-2]) == [a] and c.title == a.id[:-2]   # the id wins
+    assert {s.id for s in store.sessions_named("Sales")} == {a.id, b.id}      # ambiguous: both
+    assert store.sessions_named("no such session") == []
+
+
 def test_rename_locks_the_title_against_auto_titles(store):
     s = store.create_session()
     assert store.set_auto_title(s.id, "Auto one") is True
