@@ -17,6 +17,16 @@ def _isolated_data_dir(tmp_path, monkeypatch):
     yield data
 
 
+@pytest.fixture
+def store(_isolated_data_dir):
+    """A real store in the test's data directory (folders may override it, e.g. with a clock)."""
+    from shell_agent_lab.store import Store
+
+    opened = Store.open(_isolated_data_dir)
+    yield opened
+    opened.close()
+
+
 def pytest_sessionfinish(session, exitstatus):
     # no tests collected must fail the run, never pass silently
     if exitstatus == 5:

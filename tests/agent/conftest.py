@@ -11,14 +11,6 @@ from shell_agent_lab.agent.factory import default_registry
 from shell_agent_lab.config import ShellAgent
 from shell_agent_lab.events import Event, EventBus
 from shell_agent_lab.llm.scripted import ScriptedBackend
-from shell_agent_lab.store import Store
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "store")
-    yield s
-    s.close()
 
 
 @pytest.fixture

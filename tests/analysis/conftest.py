@@ -54,15 +54,6 @@ def sales_csv(workdir: Path) -> Path:
 
 
 @pytest.fixture
-def store(tmp_path: Path):
-    from shell_agent_lab.store import Store
-
-    opened = Store.open(tmp_path / "data")
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
 def session_id(store) -> str:
     return store.create_session(title="analysis").id
 

@@ -8,15 +8,7 @@ import pytest
 from shell_agent_lab.events import EventBus
 from shell_agent_lab.notebook.widgets import (ApprovalWidget, DataWidget, FindingsWidget, MemoryWidget, Source,
                                               SqlButton, cell_code)
-from shell_agent_lab.store import Store
 from shell_agent_lab.tools.approval import ApprovalRequest
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "d")
-    yield s
-    s.close()
 
 
 @pytest.fixture

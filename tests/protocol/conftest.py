@@ -151,13 +151,6 @@ class FakeRuntime:
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "store")
-    yield s
-    s.close()
-
-
-@pytest.fixture
 def session(store):
     return store.create_session(title="Sales review", notebook_path="/nb/sales.ipynb")
 

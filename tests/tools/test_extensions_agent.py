@@ -1,7 +1,6 @@
 """The user's own tools through the real agent loop, behind the same approval gate."""
 from __future__ import annotations
 
-import re
 import stat
 import sys
 import textwrap
@@ -9,63 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from shell_agent_lab.agent import Agent
-from shell_agent_lab.agent.factory import default_registry
 from shell_agent_lab.config import ShellAgent
-from shell_agent_lab.events import EventBus
 from shell_agent_lab.llm.scripted import ScriptedBackend, call, reply
-from shell_agent_lab.store import Store
 from shell_agent_lab.tools.approval import ApprovalDecision
-from shell_agent_lab.tools.extensions import install_extensions
 from shell_agent_lab.tools.python_tools import USER_TOOLS, tool
+from tests.support.extension_agents import approve_all, tool_results
 
 MCP_SERVER = Path(__file__).with_name("mcp_demo_server.py")
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "data")
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def agents():
-    made: list[Agent] = []
-    yield made
-    for a in made:
-        a.abort()
-        a.wait_idle(timeout=10)
-        ext = getattr(a, "extensions", None)
-        if ext is not None:
-            ext.close()
-
-
-def _agent(store, agents, backend, *, settings=None, approver=None, namespace=None, mcp=None):
+def _agent(agents, backend, *, settings=None, approver=None, namespace=None, mcp=None):
     settings = settings or ShellAgent(auto_extract=False, auto_title=False)
     if mcp:
         settings.mcp_servers = mcp
-    registry = default_registry()
-    ext = install_extensions(registry, settings, data_dir=store.data_dir)
-    agent = Agent(store=store, backend=backend, registry=registry, events=EventBus(), settings=settings,
-                  approver=approver, namespace=(lambda: namespace) if namespace is not None else None)
-    agent.extensions = ext
-    agent.open_session(None, notebook_path="t.ipynb")
-    agents.append(agent)
-    return agent
-
-
-def _tool_messages(request):
-    return [m for m in request.messages if m.role == "tool"]
-
-
-def _tool_results(request) -> list[str]:
-    """The tool results as the model saw them, without the time marker and guard envelope."""
-    out = []
-    for m in _tool_messages(request):
-        found = re.search(r"<(user_data_[0-9a-f]+)>(.*)</\1>", m.content, re.S)
-        out.append(found.group(2) if found else m.content)
-    return out
+    return agents(settings=settings, backend=backend, approver=approver, namespace=namespace)
 
 
 def test_decorated_function_is_called_with_the_right_arguments(store, agents):
@@ -84,14 +40,14 @@ def test_decorated_function_is_called_with_the_right_arguments(store, agents):
 
     try:
         backend = ScriptedBackend([call("fiscal_quarter", {"month": 5}), reply("May is in Q1.")])
-        agent = _agent(store, agents, backend)
+        agent = _agent(agents, backend)
         result = agent.run("Which fiscal quarter is May?", timeout=30)
         assert result.text == "May is in Q1."
         assert seen == [(5, 4)]
         first = backend.requests[0]
         spec = next(t for t in first.tools if t.name == "fiscal_quarter")
         assert spec.parameters["required"] == ["month"]
-        assert _tool_results(backend.requests[1])[-1] == "Q1"
+        assert tool_results(backend.requests[1])[-1] == "Q1"
     finally:
         USER_TOOLS.unregister("fiscal_quarter")
 
@@ -111,9 +67,9 @@ def test_script_tool_is_called_with_json_arguments(store, agents):
         """))
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     backend = ScriptedBackend([call("region_lookup", {"code": "DE"}), reply("Germany is in the EU region.")])
-    agent = _agent(store, agents, backend)
+    agent = _agent(agents, backend)
     assert agent.run("Region of DE?", timeout=30).text == "Germany is in the EU region."
-    assert _tool_results(backend.requests[1])[-1].strip() == "EU"
+    assert tool_results(backend.requests[1])[-1].strip() == "EU"
 
 
 def test_mcp_tools_go_through_the_gate_and_a_crash_does_not_end_the_turn(store, agents):
@@ -129,17 +85,17 @@ def test_mcp_tools_go_through_the_gate_and_a_crash_does_not_end_the_turn(store, 
         call("mcp__demo__crash", {}),
         reply("Done despite the crash."),
     ])
-    agent = _agent(store, agents, backend, approver=approver,
+    agent = _agent(agents, backend, approver=approver,
                    mcp={"demo": {"command": sys.executable, "args": [str(MCP_SERVER)], "timeout": 30}})
     result = agent.run("add some numbers", timeout=60)
     assert result.text == "Done despite the crash."
     assert asked == ["mcp__demo__add", "mcp__demo__add", "mcp__demo__crash"]
     names = [t.name for t in backend.requests[0].tools]
     assert {"mcp__demo__add", "mcp__demo__shout", "mcp__demo__crash"} <= set(names)
-    tool_results = _tool_results(backend.requests[3])
-    assert "5" in tool_results[0]
-    assert "User rejected this operation.\nFeedback: not that number" in tool_results[1]
-    assert "MCP server 'demo'" in tool_results[2] and "restart" in tool_results[2]
+    results = tool_results(backend.requests[3])
+    assert "5" in results[0]
+    assert "User rejected this operation.\nFeedback: not that number" in results[1]
+    assert "MCP server 'demo'" in results[2] and "restart" in results[2]
     status = {s["name"]: s for s in agent.extensions.status()}
     assert status["demo"]["alive"] is False
 
@@ -150,33 +106,33 @@ def test_run_python_never_runs_without_approval(store, agents):
 
     # headless: no approver at all, default policy "ask" -> declined with a notice
     backend = ScriptedBackend([call("run_python", {"code": code}), reply("ok")])
-    agent = _agent(store, agents, backend, namespace=ns)
+    agent = _agent(agents, backend, namespace=ns)
     agent.run("run it", timeout=30)
     assert "MARKER" not in ns
-    assert "rejected" in _tool_results(backend.requests[1])[-1].lower()
+    assert "rejected" in tool_results(backend.requests[1])[-1].lower()
 
     # interactive: a human declines
     backend2 = ScriptedBackend([call("run_python", {"code": code}), reply("ok")])
-    agent2 = _agent(store, agents, backend2, namespace=ns,
+    agent2 = _agent(agents, backend2, namespace=ns,
                     approver=lambda r: ApprovalDecision(approved=False))
     agent2.run("run it", timeout=30)
     assert "MARKER" not in ns
 
     # interactive: a human chooses to insert it as a cell -> still nothing runs
     backend3 = ScriptedBackend([call("run_python", {"code": code}), reply("ok")])
-    agent3 = _agent(store, agents, backend3, namespace=ns,
+    agent3 = _agent(agents, backend3, namespace=ns,
                     approver=lambda r: ApprovalDecision(approved=True, action="insert_cell"))
     agent3.run("run it", timeout=30)
     assert "MARKER" not in ns
-    assert "has not been executed" in _tool_results(backend3.requests[1])[-1]
+    assert "has not been executed" in tool_results(backend3.requests[1])[-1]
 
     # only an approval runs it
     backend4 = ScriptedBackend([call("run_python", {"code": code + "MARKER"}), reply("ok")])
-    agent4 = _agent(store, agents, backend4, namespace=ns,
-                    approver=lambda r: ApprovalDecision(approved=True))
+    agent4 = _agent(agents, backend4, namespace=ns,
+                    approver=approve_all)
     agent4.run("run it", timeout=30)
     assert ns["MARKER"] == "ran"
-    assert _tool_results(backend4.requests[1])[-1].strip().endswith("ran")
+    assert tool_results(backend4.requests[1])[-1].strip().endswith("ran")
 
 
 def test_build_agent_offers_the_users_tools_and_commands(tmp_path):

@@ -2,21 +2,14 @@
 server is usable on the next call."""
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
-import pytest
 
-from shell_agent_lab.agent import Agent
 from shell_agent_lab.agent.commands import run_command
-from shell_agent_lab.agent.factory import default_registry
 from shell_agent_lab.config import ShellAgent
-from shell_agent_lab.events import EventBus
 from shell_agent_lab.llm.scripted import ScriptedBackend, call, reply
-from shell_agent_lab.store import Store
-from shell_agent_lab.tools.approval import ApprovalDecision
-from shell_agent_lab.tools.extensions import install_extensions
+from tests.support.extension_agents import approve_all, tool_results
 
 SERVER = Path(__file__).with_name("mcp_demo_server.py")
 
@@ -25,54 +18,20 @@ def _server(**extra):
     return {"command": sys.executable, "args": [str(SERVER)], "timeout": 30, **extra}
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store.open(tmp_path / "data")
-    yield s
-    s.close()
-
-
-@pytest.fixture
-def made():
-    agents: list[Agent] = []
-    yield agents
-    for agent in agents:
-        agent.abort()
-        agent.wait_idle(timeout=10)
-        agent.extensions.close()
-
-
-def _agent(store, made, backend, settings):
-    registry = default_registry()
-    ext = install_extensions(registry, settings, data_dir=store.data_dir)
-    agent = Agent(store=store, registry=registry, events=EventBus(), settings=settings,
-                  backend_factory=lambda profile: backend,
-                  approver=lambda request: ApprovalDecision(approved=True))
-    agent.extensions = ext
-    made.append(agent)
-    agent.open_session(None, notebook_path="t.ipynb")
-    return agent
+def _agent(agents, backend, settings):
+    return agents(settings=settings, backend_factory=lambda profile: backend, approver=approve_all)
 
 
 def _mcp_names(agent) -> set[str]:
     return {d.name for d in agent.registry.all() if d.source == "mcp"}
 
 
-def _tool_results(request) -> list[str]:
-    out = []
-    for m in request.messages:
-        if m.role == "tool":
-            found = re.search(r"<(user_data_[0-9a-f]+)>(.*)</\1>", m.content, re.S)
-            out.append(found.group(2) if found else m.content)
-    return out
-
-
-def test_servers_follow_profile_switches_and_sessions(store, made):
+def test_servers_follow_profile_switches_and_sessions(store, agents):
     settings = ShellAgent(auto_extract=False, auto_title=False, mcp_servers={"shared": _server()},
                           profiles={"p1": {"mcp_servers": {"one": _server()}},
                                     "p2": {"mcp_servers": {"two": _server()}}})
     backend = ScriptedBackend()
-    agent = _agent(store, made, backend, settings)
+    agent = _agent(agents, backend, settings)
     ext = agent.extensions
     shared = ext.servers["shared"]
     shared_pid = shared.call("pid", {})[0]
@@ -87,7 +46,7 @@ def test_servers_follow_profile_switches_and_sessions(store, made):
     assert agent.run("add", timeout=60).text == "five"                # ...with the next turn
     offered = set(backend.requests[0].tool_names)
     assert {"mcp__one__add", "mcp__shared__add"} <= offered and not any("__two__" in n for n in offered)
-    assert _tool_results(backend.requests[1])[-1] == "5"
+    assert tool_results(backend.requests[1])[-1] == "5"
     one = ext.servers["one"]
     assert one.alive
 
@@ -107,20 +66,20 @@ def test_servers_follow_profile_switches_and_sessions(store, made):
     assert ext.servers["shared"] is shared and shared.call("pid", {})[0] == shared_pid
 
 
-def test_a_changed_configuration_restarts_that_server(store, made):
+def test_a_changed_configuration_restarts_that_server(store, agents):
     settings = ShellAgent(auto_extract=False, auto_title=False, mcp_servers={"shared": _server()},
                           profiles={"slow": {"mcp_servers": {"shared": _server(call_timeout=5)}}})
-    agent = _agent(store, made, ScriptedBackend(), settings)
+    agent = _agent(agents, ScriptedBackend(), settings)
     before = agent.extensions.servers["shared"]
     agent.set_profile("slow")
     after = agent.extensions.servers["shared"]
     assert after is not before and not before.alive and after.config.call_timeout == 5
 
 
-def test_a_bad_profile_configuration_keeps_the_servers_and_says_why(store, made):
+def test_a_bad_profile_configuration_keeps_the_servers_and_says_why(store, agents):
     settings = ShellAgent(auto_extract=False, auto_title=False, mcp_servers={"shared": _server()},
                           profiles={"broken": {"mcp_servers": {"nocmd": {"args": []}}}})
-    agent = _agent(store, made, ScriptedBackend(), settings)
+    agent = _agent(agents, ScriptedBackend(), settings)
     agent.set_profile("broken")
     assert agent.extensions.servers["shared"].alive
     assert "needs at least a 'command'" in agent.extensions.errors["configuration"]
@@ -128,15 +87,15 @@ def test_a_bad_profile_configuration_keeps_the_servers_and_says_why(store, made)
     assert "**shared**: running" in shown and "was not applied: MCP server 'nocmd' needs at least" in shown
 
 
-def test_hanging_mcp_tool_times_out_in_a_turn_and_the_server_is_usable_after(store, made):
+def test_hanging_mcp_tool_times_out_in_a_turn_and_the_server_is_usable_after(store, agents):
     settings = ShellAgent(auto_extract=False, auto_title=False,
                           mcp_servers={"demo": _server(call_timeout=1)})
     backend = ScriptedBackend([call("mcp__demo__hang", {}), call("mcp__demo__add", {"a": 40, "b": 2}),
                                reply("The slow tool timed out; the sum is 42.")])
-    agent = _agent(store, made, backend, settings)
+    agent = _agent(agents, backend, settings)
     result = agent.run("try the slow tool, then add", timeout=120)
     assert result.text == "The slow tool timed out; the sum is 42."
-    hung, added = _tool_results(backend.requests[2])[-2:]
+    hung, added = tool_results(backend.requests[2])[-2:]
     assert "MCP server 'demo'" in hung and "did not answer 'hang' within 1s" in hung
     assert "starts again on its next call" in hung
     assert added == "42"
