@@ -118,9 +118,10 @@ def test_grouping_by_month_gives_the_same_groups_and_keeps_the_text(dates_table)
     assert result.sql == sql and result.columns == ["month", "n"]
 
 
-def test_a_time_zone_column_keeps_date_trunc(dates_table):
-    # buckets of TIMESTAMP WITH TIME ZONE follow the session's zone: the original call runs,
-    # also when the bucket is wrapped in an expression that hides its type
+def test_a_time_zone_column_gets_date_trunc_s_type_and_values(dates_table):
+    # buckets of TIMESTAMP WITH TIME ZONE follow the session's zone; the faster form must give
+    # date_trunc's type and values, also when the bucket is wrapped in an expression that
+    # hides its type
     dates_table.create_table_from_query("zoned", "SELECT k, ts::TIMESTAMPTZ AS tz FROM days")
     for sql in ["SELECT k, date_trunc('month', tz) AS m FROM zoned ORDER BY k",
                 "SELECT k, CAST(date_trunc('month', tz) AS VARCHAR) AS m FROM zoned ORDER BY k",
