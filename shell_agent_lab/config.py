@@ -56,6 +56,11 @@ class ShellAgent(Configurable):
     schema_in_prompt = Bool(None, allow_none=True, config=True,
                             help="Put the tables' columns in the system prompt; None does it for local "
                                  "models, which need it to write SQL.")
+    tool_set = Unicode(None, allow_none=True, config=True,
+                       help='"full" offers every tool on every request; "compact" offers query_sql and '
+                            'statistics plus the tools a message asks for, with a short base prompt, and '
+                            'requires a tool call to start the answer to a question about the data. None: '
+                            'compact for local models (a profile may set "tool_set"), full otherwise.')
     max_tool_rounds = Int(10, config=True, help="Model calls per turn before the turn stops.")
     max_tool_call_args_bytes = Int(1024 * 1024, config=True,
                                    help="Largest tool-call argument object accepted (bytes of JSON).")

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..llm.errors import ConfigurationError
 from ..llm.types import Backend
 
-__all__ = ["BackendSlot", "auto_extract_on", "auto_title_on", "schema_in_prompt_on"]
+__all__ = ["BackendSlot", "auto_extract_on", "auto_title_on", "schema_in_prompt_on", "tool_set_for"]
 
 log = logging.getLogger(__name__)
 
@@ -108,5 +108,19 @@ def schema_in_prompt_on(settings: Any, backend: Backend) -> bool:
     setting = getattr(settings, "schema_in_prompt", None)
     if setting is not None:
         return bool(setting)
+    return _is_local(backend)
+
+
+def _is_local(backend: Backend) -> bool:
     profile = getattr(backend, "profile", None)
     return bool(getattr(profile, "is_local", False)) or backend.name == "local"
+
+
+def tool_set_for(settings: Any, profile: dict[str, Any], backend: Backend) -> str:
+    """"compact" or "full": ``ShellAgent.tool_set`` → the profile's ``tool_set`` → compact for
+    local models (small ones read a short list better, and every schema costs prompt time)."""
+    for value in (getattr(settings, "tool_set", None), profile.get("tool_set"),
+                  (getattr(getattr(backend, "profile", None), "options", None) or {}).get("tool_set")):
+        if value in ("compact", "full"):
+            return value
+    return "compact" if _is_local(backend) else "full"

@@ -12,12 +12,16 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
+from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
 from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
-from ._loopguard import EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, LoopDetector, imitates_tool_result
+from ._loopguard import (EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, LoopDetector, grounding_note,
+                         imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
+                         ungrounded_numbers)
+from ._tool_sets import compact_tools
 from ._types import Reply, ToolActivity
 
 __all__ = ["TurnEnv", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
@@ -51,6 +55,12 @@ class TurnEnv:
     budget: Any = None
     #: put the tables' schema in the system prompt (small local models need it)
     schema_in_prompt: bool = False
+    #: the tool set offered: "full" (every available tool) or "compact" (the core tools plus
+    #: those the message asks for; small local models read a short list better and faster)
+    tool_set: str = "full"
+    #: a question about the data must be answered from a tool call on its first round (small
+    #: local models otherwise answer follow-up questions from nothing)
+    require_tool_first: bool = False
     #: set by the loop: whether a model answer was recorded (drives extraction and titles)
     answered: bool = field(default=False, init=False)
 
@@ -64,19 +74,23 @@ def _summary(text: str) -> str:
     return line if len(line) <= _SUMMARY_CHARS else line[:_SUMMARY_CHARS - 1] + "…"
 
 
-def _schema_text(engine: Any, max_chars: int = 8000) -> str:
-    """Tables and DataFrames with their columns, one line each ("" without an engine)."""
+def _tables(engine: Any) -> list[Any]:
     if engine is None:
-        return ""
+        return []
     try:
-        tables = engine.tables()
+        return list(engine.tables())
     except Exception:
-        log.debug("could not list tables for the prompt", exc_info=True)
+        log.debug("could not list tables", exc_info=True)
+        return []
+
+
+def _schema_text(engine: Any, max_chars: int = 8000) -> str:
+    """Tables and DataFrames with their columns as SQL needs them ("" without an engine)."""
+    tables = _tables(engine)
+    if not tables:
         return ""
-    lines = [f"- {t.name} ({t.kind}, {t.rows} rows): " + ", ".join(f"{c} {ty}" for c, ty in t.columns)
-             for t in tables]
-    text = "\n".join(lines)
-    return text if len(text) <= max_chars else text[:max_chars] + "\n…"
+    from ..analysis.prompt_schema import schema_block
+    return schema_block(tables, engine, max_chars=max_chars)
 
 
 def _replay_meta(response: Response) -> dict[str, Any] | None:
@@ -165,7 +179,7 @@ class _Turn:
                     self.reply.memory_changes.append({"scope": scope, "id": entry[0], "fact": entry[2],
                                                       "action": "added"})
 
-    def _ask_model(self, notes: list[str]) -> Response:
+    def _ask_model(self, notes: list[str], tool_choice: str | None = None) -> Response:
         env = self.env
         schema = None
         if env.schema_in_prompt:
@@ -173,15 +187,21 @@ class _Turn:
                 self._schema = _schema_text(env.engine)
             schema = self._schema
         built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes),
-                                  data_schema=schema)
+                                  data_schema=schema,
+                                  base_prompt=COMPACT_BASE_PROMPT if env.tool_set == "compact" else None)
+        self.reply.prompt_tokens.append(built.stats.get("total_tokens", 0))
         ctx = self._tool_context()
         tools = env.registry.specs(ctx, env.disabled)
+        if env.tool_set == "compact":
+            tools = compact_tools(tools, self._message)
+        if not tools:
+            tool_choice = None
 
         def on_retry(info: RetryInfo) -> None:
             env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,
                                           "delay": info.delay, "error": info.error})
 
-        options = ChatOptions(cancel=env.cancel, on_retry=on_retry)
+        options = ChatOptions(cancel=env.cancel, on_retry=on_retry, tool_choice=tool_choice)
         if env.backend.capabilities.streaming:
             def on_text(piece: str) -> None:
                 if piece:
@@ -203,6 +223,11 @@ class _Turn:
         elif activity.status == "running":
             activity.status = "success"
         activity.summary = _summary(result.content)
+        self._evidence.append(result.content or "")
+        try:
+            self._evidence.append(json.dumps(call.arguments, ensure_ascii=False, default=str))
+        except (TypeError, ValueError):
+            pass
         env.store.append_record(self.sid, "tool", result.content, tool_name=call.name, tool_call_id=call.id,
                                 status=result.status)
         self._collect(result)
@@ -309,6 +334,9 @@ class _Turn:
         self._data_baseline: tuple | None = None
         self._schema: str | None = None
         self._seen_ids: set[str] = set()
+        self._message = message
+        self._evidence: list[str] = [message]
+        self._tool_calls = 0
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -327,38 +355,67 @@ class _Turn:
             env.publish("records_updated", {})
         return self.reply
 
+    def _first_choice(self) -> str | None:
+        """"required" when this turn's question is about the data and must start with a tool."""
+        env = self.env
+        if not env.require_tool_first:
+            return None
+        tables = _tables(env.engine)
+        names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
+        return "required" if tables and mentions_data(self._message, names) else None
+
+    def _refusal(self, text: str, retried: set[str]) -> tuple[str, str] | None:
+        """Why a reply without tool calls is not taken as the answer yet: (kind, note), or None.
+
+        Each kind is sent back once per turn; the retry must call a tool."""
+        if "promise" not in retried and promises_next_step(text):
+            return "promise", PROMISE_NOTE
+        if "ground" not in retried and self.env.engine is not None and _tables(self.env.engine):
+            loose = ungrounded_numbers(text, self._evidence)
+            if loose:
+                return "ground", grounding_note(loose)
+        return None
+
     def _loop(self) -> None:
         env = self.env
-        retried_empty = retried_fake = False
+        retried: set[str] = set()
         notes: list[str] = []
+        choice = self._first_choice()
         for _ in range(env.max_rounds):
             self._check_cancel()
             try:
-                response = self._ask_model(notes)
+                response = self._ask_model(notes, choice)
             except ToolArgumentsError as exc:
                 # the model's call could not be decoded: it sees the problem as the tool's result
                 self._check_cancel()
                 notes = self._report_bad_call(exc)
                 continue
             self._check_cancel()
-            notes = []
+            notes, choice = [], None
             text = env.builder.clean_reply(self.sid, response.text or "")
             if not response.tool_calls:
                 if imitates_tool_result(text):
-                    text = ""       # never shown or kept: its numbers were invented
-                    if not retried_fake:
-                        retried_fake = True
-                        notes = [FAKE_RESULT_NOTE]
+                    text = strip_fake_result(text)   # never shown or kept: its numbers were invented
+                    if "fake" not in retried:
+                        retried.add("fake")
+                        notes, choice = [FAKE_RESULT_NOTE], "required"
                         continue
+                    text = "" if not text.strip() or promises_next_step(text) else text
+                refusal = self._refusal(text, retried) if text.strip() else None
+                if refusal is not None:
+                    kind, note = refusal
+                    retried.add(kind)
+                    notes, choice = [note], "required"
+                    continue
                 if text.strip():
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True
                     return
-                if retried_empty:
+                if "empty" in retried:
                     self.reply.text = ""
                     return
-                retried_empty = True
+                retried.add("empty")
                 notes = [EMPTY_REPLY_NOTE]
                 continue
             self._unique_ids(response.tool_calls)
@@ -375,7 +432,6 @@ class _Turn:
             self._check_data()
             notes, self._pending_notes = self._pending_notes, []
         self.reply.text = MAX_ROUNDS_TEXT
-
 
 def run_turn(env: TurnEnv, message: str) -> Reply:
     """Run one user turn to its end (text, error, cancellation or the round limit)."""

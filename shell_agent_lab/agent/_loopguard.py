@@ -1,22 +1,131 @@
-"""Loop detection: three errors in a row from the same tool earn one corrective note."""
+"""What the loop refuses to take as an answer, and the notes that ask for a better one (pure).
+
+* Three errors in a row from the same tool earn one corrective note (:class:`LoopDetector`).
+* An empty reply, a reply that writes a tool result it never asked for (``<tool_response>`` with
+  invented numbers, anywhere in the text), a reply that only promises a next step ("Let's try
+  again.") and a reply that states numbers no tool result of the question contains are each
+  sent back once with a note saying what to do instead.
+"""
 from __future__ import annotations
 
+import math
 import re
 from collections import deque
+from collections.abc import Iterable
 
-__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "imitates_tool_result"]
+__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "imitates_tool_result",
+           "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
                     "the tool calls found.")
 FAKE_RESULT_NOTE = ("Note: your previous reply made up a tool result instead of calling a tool. To get "
                     "data, call a tool such as query_sql; to act, call the tool the user asked for.")
-_FAKE_RESULT = re.compile(r"^\s*<tool_response>", re.IGNORECASE)
+PROMISE_NOTE = ("Note: your previous reply described a next step but did not take it. Do it now: call "
+                "the tool with the corrected arguments. Do not answer until a tool result gives the numbers.")
+_FAKE_RESULT = re.compile(r"<\s*/?\s*tool_response\s*>", re.IGNORECASE)
+
+# a reply that announces work instead of doing it: "Let's try again", "I will now run …"
+_PROMISE = re.compile(
+    r"\b(?:let\s+me|let['’]?s|let\s+us|i\s+will|i['’]ll|i\s+am\s+going\s+to|i['’]m\s+going\s+to|"
+    r"we\s+(?:can|need\s+to|should|will|must)|i\s+(?:need|have)\s+to|next,?\s+(?:i|we)|now,?\s+(?:i|we)\s+(?:will|can))"
+    r"\b[^.!?\n]{0,80}?\b(?:try|retry|run|re-?run|call|use|query|check|fix|correct|compute|calculate|"
+    r"execute|adjust|modify|rewrite|cast|convert|quote|look|inspect|find|get|fetch)(?:s|es|ed|ing)?\b",
+    re.IGNORECASE)
+_TRY_AGAIN = re.compile(r"\btry(?:ing)?\s+(?:it\s+|this\s+)?again\b|\bretry\b", re.IGNORECASE)
 
 
 def imitates_tool_result(text: str) -> bool:
-    """A reply that opens with a ``<tool_response>`` block: a small model writing the result of a
-    call it never made (invented numbers), instead of making the call."""
-    return bool(_FAKE_RESULT.match(text))
+    """A reply holding a ``<tool_response>`` block: a small model writing the result of a call it
+    never made (invented numbers), instead of making the call. Anywhere in the reply: an apology
+    followed by a made-up result is as invented as one that opens with it."""
+    return bool(_FAKE_RESULT.search(text))
+
+
+def strip_fake_result(text: str) -> str:
+    """``text`` up to the first ``<tool_response>`` tag (what the model wrote before inventing)."""
+    match = _FAKE_RESULT.search(text)
+    return text[:match.start()].rstrip() if match else text
+
+
+def promises_next_step(text: str) -> bool:
+    """The reply's last sentences announce an action ("Let's try again with …") and hold no
+    answer. Only the end of the reply counts: an answer that mentions what it did earlier, or
+    closes with an offer, still answers."""
+    tail = text.strip()[-300:]
+    if not tail:
+        return False
+    if re.search(r"@\w+\[", tail):          # a closed-form answer is an answer
+        return False
+    if tail.rstrip().endswith("?"):         # a question to the user is a reply
+        return False
+    last = re.split(r"(?<=[.!:])\s+|\n+", tail)
+    last_sentences = " ".join(s for s in last[-2:] if s.strip())
+    return bool(_PROMISE.search(last_sentences) or _TRY_AGAIN.search(last_sentences))
+
+
+# -- grounding: every number stated must come from a tool result or the question ---------------
+
+_NUMBER = re.compile(r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?(?![\w])")
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b|\b\d{1,2}:\d{2}(?::\d{2})?\b")
+_LIST_MARK = re.compile(r"(?m)^\s*\d+[.)]\s")
+
+
+def _numbers(text: str) -> list[tuple[float, int, str]]:
+    """(value, decimals written, text) of each number in ``text`` (dates and times left out)."""
+    text = _DATE.sub(" ", text)
+    out = []
+    for match in _NUMBER.finditer(text):
+        raw = match.group(0).replace("−", "-")
+        plain = raw.replace(",", "")
+        try:
+            value = float(plain)
+        except ValueError:
+            continue
+        if not math.isfinite(value):
+            continue
+        mantissa = plain.split("e")[0].split("E")[0]
+        decimals = len(mantissa.split(".")[1]) if "." in mantissa else 0
+        out.append((value, decimals, raw))
+    return out
+
+
+def _close(stated: float, decimals: int, source: float) -> bool:
+    if stated == source:
+        return True
+    # the stated number is the source rounded (or truncated) to the decimals written
+    step = 10.0 ** -decimals
+    if abs(source - stated) <= step * 0.5000001 + 1e-12 * max(1.0, abs(source)):
+        return True
+    if abs(source - stated) < step and abs(source) >= abs(stated) and (source >= 0) == (stated >= 0):
+        return True         # truncated
+    # a few significant digits of a long number ("about 1.2 million" is left to the words)
+    return source != 0 and abs(stated - source) / abs(source) < 5e-4 and decimals >= 2
+
+
+def ungrounded_numbers(answer: str, sources: Iterable[str], *, ignore_below: float = 10) -> list[str]:
+    """Numbers in ``answer`` that appear in none of ``sources`` (the question, the tool calls'
+    arguments and results), allowing for rounding, truncation and percent ↔ fraction. Small
+    whole numbers (counts like "top 3", list marks) and dates are not checked."""
+    pool: list[float] = []
+    for source in sources:
+        pool.extend(value for value, _, _ in _numbers(source or ""))
+    candidates = [value * 100 for value in pool] + [value / 100 for value in pool]
+    out: list[str] = []
+    for value, decimals, raw in _numbers(_LIST_MARK.sub(" ", answer)):
+        if decimals == 0 and abs(value) <= ignore_below:
+            continue
+        if any(_close(value, decimals, s) for s in pool) or any(_close(value, decimals, s) for s in candidates):
+            continue
+        if raw not in out:
+            out.append(raw)
+    return out
+
+
+def grounding_note(numbers: list[str]) -> str:
+    shown = ", ".join(numbers[:5])
+    return (f"Note: your answer states numbers that no tool result of this question contains ({shown}). "
+            "Do not answer from memory or from earlier answers: call a tool now to compute them "
+            "from the data, then answer from its result.")
 
 
 class LoopDetector:
@@ -38,3 +147,29 @@ class LoopDetector:
                     "with small variations. Take a clearly different approach: inspect the inputs or the "
                     "data first, try another tool, or ask the user for clarification.")
         return None
+
+
+_CLOSED_FORM = re.compile(r"@\w+\[")
+_DATA_WORDS = re.compile(
+    r"\b(?:how\s+many|average|mean|median|mode|sum|total|count|number\s+of|percent(?:age)?|share|ratio|"
+    r"max(?:imum)?|min(?:imum)?|highest|lowest|largest|smallest|top|bottom|most|least|rank|"
+    r"std|standard\s+deviation|variance|correlat\w*|skew\w*|kurtosis|outliers?|quantile|percentile|"
+    r"distribution|trend|regression|p-?value|t-?test|chi|missing|duplicates?|distinct|unique|rows?|columns?)\b",
+    re.IGNORECASE)
+
+
+def _plain(text: str) -> str:
+    return " " + " ".join(re.findall(r"[^\W_]+", text.lower())) + " "
+
+
+def mentions_data(message: str, names: Iterable[str]) -> bool:
+    """The message asks about the data: it names a table or column (in any spelling of its
+    words), or asks for a closed-form answer, or asks for a statistic."""
+    if _CLOSED_FORM.search(message):
+        return True
+    plain = _plain(message)
+    for name in names:
+        words = _plain(str(name))
+        if words.strip() and len(words.strip()) > 1 and words in plain:
+            return True
+    return bool(_DATA_WORDS.search(message))

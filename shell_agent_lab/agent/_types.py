@@ -51,6 +51,8 @@ class Reply:
     turn_id: str = ""
     #: set when the reply came from a slash command
     command: Any = None
+    #: the estimated prompt tokens of each model request of the turn
+    prompt_tokens: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

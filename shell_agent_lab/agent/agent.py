@@ -38,7 +38,7 @@ from ..llm.types import Backend
 from ..tools.approval import ApprovalGate, Approver
 from ..tools.registry import ToolRegistry
 from . import _context
-from ._backends import BackendSlot, auto_extract_on, auto_title_on, schema_in_prompt_on
+from ._backends import BackendSlot, auto_extract_on, auto_title_on, schema_in_prompt_on, tool_set_for
 from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
 from ._loop import TurnEnv, run_turn
@@ -647,7 +647,9 @@ class Agent:
                        namespace=namespace,
                        settings=settings, clock=self._clock,
                        budget=_context.make_budget(backend, profile, settings.max_context_tokens),
-                       schema_in_prompt=schema_in_prompt_on(settings, backend))
+                       schema_in_prompt=schema_in_prompt_on(settings, backend),
+                       tool_set=tool_set_for(settings, profile, backend),
+                       require_tool_first=tool_set_for(settings, profile, backend) == "compact")
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:

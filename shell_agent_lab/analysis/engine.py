@@ -33,13 +33,14 @@ import pyarrow as pa
 from . import loader as _loader
 from . import staging as _staging
 from .dataframes import describe_frame, find_frames, fingerprint, same_fingerprint
-from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError,
+from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError, SQLRejectedError,
                      TableNameError, UnknownTableError)
 from .results import INTERNAL_PREFIX as _INTERNAL
 from .results import QueryResult, TableInfo, is_internal_name, quote_ident, validate_table_name
 from .results import first_line as _first_line
 from .settings import AnalysisSettings, parse_size, perfect_hash_bits
 from .sql_gate import GatedSQL, SQLGate
+from .sql_repair import NUM_MACRO, Column, hint as _repair_hint, repair as _repair
 from .stable_order import ORDER_SUFFIX
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,13 @@ Path_ = Literal["chat", "analyze"]
 #: engines of this process, so background stores stop before the interpreter goes away
 _OPEN: "weakref.WeakSet[AnalysisEngine]" = weakref.WeakSet()
 _BATCH = 8_192
+#: corrections tried on one statement before its error goes back to the model
+_MAX_REPAIRS = 3
+#: how exports write a missing value in a text column (compared lower-case, trimmed)
+_MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "-", "--", "?", "missing", "#n/a")
+#: a number written as text: currency, sign, separators, decimals, exponent, %, footnote mark
+_TEXT_NUMBER = (r"[$€£¥+\-−(]*\s*[$€£¥]?\s*\d[\d,\s]*(\.\d+)?([eE][+-]?\d+)?\s*%?\s*"
+                r"(\[[^\]]*\]|\*+|†)?\s*\)?")
 _STREAM_PREFIX = re.compile(r"^.*?reading the stream registered as '[^']*' failed: (IOError: )?")
 
 
@@ -126,6 +134,7 @@ class AnalysisEngine:
             raise AnalysisError(f"cannot open the analysis database {target}: {_first_line(exc)}") from exc
         try:
             self._seal(conn)
+            conn.execute(NUM_MACRO)      # per connection: never stored in the file
         except BaseException:
             conn.close()
             raise
@@ -375,6 +384,42 @@ class AnalysisEngine:
             values = result.rows[0]
             return {c: (int(values[2 * i]), int(values[2 * i + 1])) for i, c in enumerate(columns)}
 
+    def column_profile(self, name: str, *, rows: int = 5_000) -> dict[str, dict[str, Any]]:
+        """What the first ``rows`` rows of each text column hold, for prompts:
+        ``{"text_numbers": bool, "missing": [markers], "examples": [messy values]}``.
+
+        A text column whose present values are (nearly) all numbers written as text — currency
+        signs, thousands separators, percent signs, footnote marks — has ``text_numbers``; the
+        model is told to read it with ``num()``."""
+        with self._lock:
+            self.refresh_dataframes()
+            _, canonical = self._resolve(name)
+            text = [c for c, t in self._columns(canonical) if t.upper().startswith("VARCHAR")][:60]
+            if not text:
+                return {}
+            markers = ", ".join(_staging.sql_literal(m) for m in _MISSING_MARKERS)
+            parts = []
+            for i, column in enumerate(text):
+                c = f"trim({quote_ident(column)})"
+                parts.append(
+                    f"count(*) FILTER (WHERE {c} IS NOT NULL AND lower({c}) NOT IN ({markers})) AS p{i}, "
+                    f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_TEXT_NUMBER)})) AS n{i}, "
+                    f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE lower({c}) IN ({markers})) AS m{i}, "
+                    f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE regexp_full_match({c}, "
+                    f"{_staging.sql_literal(_TEXT_NUMBER)}) AND regexp_matches({c}, '[^0-9.-]')) AS x{i}")
+            sql = f"SELECT {', '.join(parts)} FROM (SELECT * FROM {quote_ident(canonical)} LIMIT {int(rows)})"
+            try:
+                row = self._conn.execute(sql).fetchall()[0]
+            except duckdb.Error:
+                log.debug("column profile of %s failed", name, exc_info=True)
+                return {}
+        out: dict[str, dict[str, Any]] = {}
+        for i, column in enumerate(text):
+            present, numeric, missing, messy = row[4 * i: 4 * i + 4]
+            out[column] = {"text_numbers": bool(present) and numeric >= 0.9 * present,
+                           "missing": list(missing or [])[:4], "examples": list(messy or [])[:2]}
+        return out
+
     def set_description(self, name: str, description: str) -> None:
         """Store a description with a loaded table (``COMMENT ON TABLE``)."""
         if not isinstance(description, str):
@@ -407,7 +452,8 @@ class AnalysisEngine:
         Read once: listing DuckDB's functions takes ~10 ms, and nothing this engine runs can
         define one (the gate passes SELECTs only; loads create tables and views)."""
         if self._macros is None:
-            rows = self._conn.execute("SELECT function_name FROM duckdb_functions() WHERE NOT internal").fetchall()
+            rows = self._conn.execute("SELECT function_name FROM duckdb_functions() WHERE NOT internal "
+                                      "AND database_name <> 'temp'").fetchall()
             self._macros = [r[0] for r in rows]
         return self._macros
 
@@ -421,10 +467,41 @@ class AnalysisEngine:
             raise AnalysisError(f"unknown query path {path!r}; use 'chat' or 'analyze'.")
         cap = self.settings.max_query_rows if path == "chat" else self.settings.max_analyze_rows
         with self._lock:
-            gated = self.check_sql(sql)
-            return self._run(gated.sql, cap=cap, path=path, timeout=timeout, cancel=cancel,
-                             sorted_sql=gated.sql + ORDER_SUFFIX if gated.unstable_order else None,
-                             fast_sql=gated.fast_sql)
+            repairs: list[str] = []
+            current = sql
+            while True:
+                try:
+                    gated = self.check_sql(current)
+                    result = self._run(gated.sql, cap=cap, path=path, timeout=timeout, cancel=cancel,
+                                       sorted_sql=gated.sql + ORDER_SUFFIX if gated.unstable_order else None,
+                                       fast_sql=gated.fast_sql)
+                except (SQLRejectedError, QueryFailedError) as exc:
+                    message = str(exc)
+                    if isinstance(exc, SQLRejectedError) and not message.startswith("SQL syntax error"):
+                        raise
+                    columns = self._columns_in_scope()
+                    fixed = _repair(current, message, columns) if len(repairs) < _MAX_REPAIRS else None
+                    if fixed is None:
+                        advice = _repair_hint(message, columns)
+                        if not advice and not repairs:
+                            raise
+                        done = f" (already corrected: {'; '.join(repairs)})" if repairs else ""
+                        raise type(exc)(f"{message}{done} {advice}".strip()) from exc
+                    repairs.append(fixed.change)
+                    current = fixed.sql
+                    continue
+                result.repairs = repairs
+                return result
+
+    def _columns_in_scope(self) -> list[Column]:
+        """Every column of the tables and DataFrames SQL may read (for repairs)."""
+        out: list[Column] = []
+        for name in sorted(self._known()):
+            try:
+                out.extend(Column(name, c, t) for c, t in self._columns(name))
+            except duckdb.Error:
+                continue
+        return out
 
     def preview(self, name: str, limit: int = 10) -> QueryResult:
         """The first ``limit`` rows (clamped to 1–1,000) of a table or DataFrame."""

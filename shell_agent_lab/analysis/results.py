@@ -8,7 +8,7 @@ import pyarrow as pa
 
 from .dataframes import IDENTIFIER
 from .errors import TableNameError
-from .render import render_rows
+from .render import format_value, render_rows
 
 __all__ = ["TableInfo", "QueryResult", "quote_ident", "validate_table_name", "first_line",
            "INTERNAL_PREFIX", "is_internal_name", "MAX_NAME"]
@@ -64,6 +64,8 @@ class QueryResult:
     table: pa.Table
     elapsed: float = 0.0
     path: str = "chat"
+    #: corrections made to the statement before it ran (see :mod:`.sql_repair`), one line each
+    repairs: list[str] = field(default_factory=list)
 
     @property
     def row_count(self) -> int:
@@ -85,11 +87,25 @@ class QueryResult:
         return frame
 
     def to_text(self, *, max_rows: int = 200, max_chars: int = 30_000) -> str:
+        """A one-row result as ``column = value`` lines (a small model reads them without
+        mixing up columns); any other as a Markdown table with no row index."""
+        if self.row_count == 1 and 0 < len(self.columns) <= 30:
+            row = self.rows[0]
+            lines = [f"{c} = {_one_line(format_value(v, self.types[i] if i < len(self.types) else ''))}"
+                     for i, (c, v) in enumerate(zip(self.columns, row))]
+            text = "\n".join(lines) + "\n(1 row)"
+            if len(text) <= max_chars:
+                return text
         head = self.table.slice(0, max_rows)
         columns = [head.column(i).to_pylist() for i in range(head.num_columns)]
         rows = list(zip(*columns)) if columns else []
         return render_rows(self.columns, self.types, rows, total_rows=self.row_count,
                            max_rows=max_rows, max_chars=max_chars)
+
+
+def _one_line(text: str, limit: int = 2_000) -> str:
+    text = text.replace("\r", "\\r").replace("\n", "\\n").replace("\t", "\\t")
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def validate_table_name(name: Any) -> str:

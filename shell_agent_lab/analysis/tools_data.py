@@ -20,7 +20,11 @@ def _result_payload(result: QueryResult) -> dict[str, Any]:
 
 def _result_text(ctx: ToolContext, result: QueryResult) -> str:
     max_chars = getattr(getattr(ctx.engine, "settings", None), "max_result_chars", MAX_MODEL_INPUT_CHARS)
-    return result.to_text(max_rows=10_000, max_chars=max_chars)
+    text = result.to_text(max_rows=10_000, max_chars=max_chars)
+    if result.repairs:
+        text = (f"(The SQL was corrected before it ran: {'; '.join(result.repairs)}. It ran as:\n"
+                f"{result.sql})\n\n{text}")
+    return text
 
 
 def _changed(ctx: ToolContext) -> None:

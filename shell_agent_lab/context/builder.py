@@ -39,7 +39,7 @@ from ._render import ImageLoader, images_of, needs_marker, render_record
 from ._text import time_marker
 from .budget import Budget
 from .guard import SessionGuards, clean_reply, wrap
-from .prompt import BASE_PROMPT, RULES_FILENAME, PromptParts, RulesFile, render_system_prompt
+from .prompt import BASE_PROMPT, RULES_FILENAME, PromptParts, RulesFile, render_system_prompt, split_system_prompt
 from .summaries import (
     KIND, content_key, record_digest, summarize, summary_header, unavailable_block,
 )
@@ -108,19 +108,24 @@ class ContextBuilder:
             return self._system_prompt(session_id, data_schema)
 
     def build(self, session_id: str, *, budget: Budget, summarizer: Backend | None,
-              notes: Sequence[str] = (), data_schema: str | None = None) -> Built:
+              notes: Sequence[str] = (), data_schema: str | None = None,
+              base_prompt: str | None = None) -> Built:
         """System prompt and history within ``budget``.
 
         ``summarizer`` folds older records into cached summaries (``None``: they are elided);
         it is the backend the request goes to, so when its capabilities include images, the
         pictures that user messages in the raw window attached (image anchors) go along;
         ``notes`` are transient system messages appended last; ``data_schema`` is the tables'
-        schema text, guard-wrapped into the system prompt (keep it byte-stable across turns).
+        schema text, guard-wrapped into the system prompt (keep it byte-stable across turns);
+        ``base_prompt`` replaces the builder's base prompt for this request (the compact one
+        for small models). The fixed part of the system prompt is the first message, the data
+        schema and memory a second system message (see :func:`.prompt.split_system_prompt`).
         """
         with self._lock:
             state = self._state(session_id)
             self._guards.prepare(session_id, self._sync_records(session_id, state))
-            system = self._system_prompt(session_id, data_schema)
+            fixed, context = split_system_prompt(self._prompt_parts(session_id, data_schema, base_prompt))
+            system = fixed + "\n" + context if context else fixed
             tag = self._guards.tag(session_id)
             stats: dict[str, Any] = {
                 "records": state.seen, "system_tokens": estimate_tokens(system),
@@ -143,8 +148,10 @@ class ContextBuilder:
                                           anchors=True)
             window = self._window_messages(state, start, self._image_loader(session_id, summarizer))
             extra = [Message(role="system", content=n) for n in notes if n]
-            messages = [Message(role="system", content=system), *summary, *anchored, *window,
-                        *extra]
+            head = [Message(role="system", content=fixed)]
+            if context:
+                head.append(Message(role="system", content=context))
+            messages = [*head, *summary, *anchored, *window, *extra]
 
             stats["summary_blocks"] = len(blocks)
             stats["raw_records"] = len(state.raw) - start
@@ -171,6 +178,10 @@ class ContextBuilder:
     # --- system prompt ------------------------------------------------------------------------
 
     def _system_prompt(self, session_id: str, data_schema: str | None) -> str:
+        return render_system_prompt(self._prompt_parts(session_id, data_schema))
+
+    def _prompt_parts(self, session_id: str, data_schema: str | None,
+                      base_prompt: str | None = None) -> PromptParts:
         store = self._store
         global_block = store.global_memory.render() or ""
         session_block = store.session_memory.render(session_id) or ""
@@ -178,8 +189,8 @@ class ContextBuilder:
         schema = (data_schema or "").strip("\n")
         untrusted = [schema, session_block, findings_block]
         tag = self._guards.avoid(session_id, untrusted)
-        parts = PromptParts(
-            base=self._base, rules=self._rules.text(),
+        return PromptParts(
+            base=base_prompt if base_prompt is not None else self._base, rules=self._rules.text(),
             data_schema=wrap(tag, "\n" + schema + "\n") if schema.strip() else "",
             global_memory=global_block,
             session_memory=wrap(tag, "\n" + session_block.rstrip("\n") + "\n")
@@ -187,7 +198,6 @@ class ContextBuilder:
             findings=wrap(tag, "\n" + findings_block.rstrip("\n") + "\n")
             if findings_block.strip() else "",
         )
-        return render_system_prompt(parts)
 
     # --- records and renders ------------------------------------------------------------------
 

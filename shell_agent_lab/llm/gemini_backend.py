@@ -115,6 +115,8 @@ class GeminiBackend(Backend):
             response_mime_type="application/json" if options.response_format else None,
             response_json_schema=_gemini_schema(options.response_format) if options.response_format else None,
             automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
+            tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode="ANY"))
+            if options.tool_choice == "required" and tools else None,
         )
         kwargs: dict[str, Any] = {"policy": self.retry, "options": options, "rand": self._rand}
         if self._sleep is not None:

@@ -138,6 +138,8 @@ class OpenAIBackend(Backend):
             payload["max_tokens"] = options.max_output_tokens
         if options.response_format:
             payload["response_format"] = _response_format(options.response_format)
+        if options.tool_choice and tools:
+            payload["tool_choice"] = options.tool_choice
         if self.extra_body:
             payload["extra_body"] = dict(self.extra_body)
         return payload

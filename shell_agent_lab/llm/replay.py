@@ -26,7 +26,7 @@ from typing import Any, Callable, Literal, Mapping, Sequence, Union
 
 from .errors import ConfigurationError
 from .types import (Backend, Capabilities, ChatOptions, Message, Response, ToolCall, ToolSpec,
-                    Usage)
+                    Usage, system_prompt_of)
 
 __all__ = ["ReplayBackend", "ReplayMissError", "ENV_REPLAY_MODE", "normalize_request", "memory_in_prompt",
            "request_key", "scrub_secrets"]
@@ -96,7 +96,8 @@ def _matches_conversation(env: Mapping[str, str]) -> bool:
 
 def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
                       env: Mapping[str, str] | None = None, *,
-                      response_format: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                      response_format: Mapping[str, Any] | None = None,
+                      tool_choice: str | None = None) -> dict[str, Any]:
     """A stable, secret-free description of a request (the cassette's ``request``).
 
     A requested response schema is part of it (like the tool list), so requests without one keep
@@ -138,6 +139,8 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
         [{"name": t.name, "description": t.description, "parameters": t.parameters} for t in tools]}
     if response_format and not conversation_only:
         normalized["response_format"] = dict(response_format)
+    if tool_choice:
+        normalized["tool_choice"] = tool_choice
     return normalized
 
 
@@ -152,7 +155,7 @@ def memory_in_prompt(messages: Sequence[Message], env: Mapping[str, str] | None 
     """
     from ..context.prompt import FINDINGS_HEADER, GLOBAL_HEADER, SESSION_HEADER
 
-    system = next((m.content for m in messages if m.role == "system"), "")
+    system = system_prompt_of(messages)
     starts = [i for i in (system.find(f"\n{h}\n") for h in (GLOBAL_HEADER, SESSION_HEADER, FINDINGS_HEADER))
               if i >= 0]
     if not starts:
@@ -253,7 +256,8 @@ class ReplayBackend(Backend):
     def _exchange(self, messages: Sequence[Message], tools: Sequence[ToolSpec], options: ChatOptions | None,
                   on_text: Callable[[str], None] | None) -> Response:
         normalized = normalize_request(messages, tools, self._env,
-                                       response_format=options.response_format if options else None)
+                                       response_format=options.response_format if options else None,
+                                       tool_choice=options.tool_choice if options else None)
         key = request_key(normalized)
         if self.mode != "record":
             found = self._lookup(key)

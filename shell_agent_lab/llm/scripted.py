@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence, Union
 
 from .errors import CancelledError, LLMError
-from .types import Backend, Capabilities, ChatOptions, Message, Response, ToolCall, ToolSpec
+from .types import Backend, Capabilities, ChatOptions, Message, Response, ToolCall, ToolSpec, system_prompt_of
 
 __all__ = ["ScriptedBackend", "ScriptedRequest", "ScriptExhaustedError", "reply", "call"]
 
@@ -52,7 +52,7 @@ class ScriptedRequest:
     @property
     def system(self) -> str:
         """The system prompt ("" when the request had none)."""
-        return next((m.content for m in self.messages if m.role == "system"), "")
+        return system_prompt_of(self.messages)
 
     @property
     def last_user(self) -> str:

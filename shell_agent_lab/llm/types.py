@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Literal, Sequence
 
 __all__ = [
+    "system_prompt_of",
     "Role", "ToolCall", "Message", "ToolSpec", "Usage", "Response", "Capabilities",
     "RetryInfo", "ChatOptions", "Backend",
 ]
@@ -97,6 +98,9 @@ class ChatOptions:
     #: OpenAI-compatible servers (llama.cpp included) enforce it, Gemini is given it as the
     #: response schema; backends without structured output ignore it and the caller parses leniently.
     response_format: dict[str, Any] | None = None
+    #: "required": the reply must call one of the tools (OpenAI-compatible servers constrain the
+    #: output to a tool call; Gemini's function-calling mode ANY). None: the model decides.
+    tool_choice: str | None = None
 
 
 class Backend(abc.ABC):
@@ -126,3 +130,14 @@ class Backend(abc.ABC):
 
     def close(self) -> None:
         """Release resources (servers, HTTP clients). Idempotent."""
+
+
+def system_prompt_of(messages: Sequence[Message]) -> str:
+    """The system prompt of a request: its leading system message, and the second one when the
+    request starts with two (the fixed part, then the data schema and memory)."""
+    head: list[str] = []
+    for message in messages:
+        if message.role != "system" or len(head) == 2:
+            break
+        head.append(message.content or "")
+    return "\n".join(head)

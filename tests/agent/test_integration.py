@@ -87,7 +87,7 @@ def test_schema_in_prompt_for_local_models(tmp_path, store, settings):
         settings.schema_in_prompt = True
         agent.run("hi again")
         system = backend.requests[1].system
-        assert "- orders (dataframe, 2 rows): id BIGINT, city VARCHAR" in system
+        assert "orders (pandas DataFrame, 2 rows); columns:\n- id BIGINT: 1 | 2\n- city VARCHAR: Oslo | Rome" in system
     finally:
         agent.close()
 

@@ -2,7 +2,7 @@
 unknown and disabled tools, stable prompts for the prompt cache."""
 from __future__ import annotations
 
-from shell_agent_lab.agent._loopguard import EMPTY_REPLY_NOTE
+from shell_agent_lab.agent._loopguard import EMPTY_REPLY_NOTE, PROMISE_NOTE
 from shell_agent_lab.llm.errors import ToolArgumentsError
 from shell_agent_lab.llm.scripted import ScriptedBackend, call, reply
 from shell_agent_lab.llm.types import ToolCall
@@ -87,10 +87,13 @@ def test_argument_problems_come_back_as_tool_errors(make_agent, store):
         call("resolve_date", {"expression": "x" * (1024 * 1024 + 10)}, id="huge"),    # over 1 MiB
         ToolArgumentsError("arguments for tool 'resolve_date' are not valid JSON (Expecting value at position 0)",
                            tool_name="resolve_date", tool_call_id="broken"),
-        "Sorry, let me try differently."])
+        "Sorry, let me try differently.", "I could not read the date; which day do you mean?"])
     agent, _ = make_agent(backend)
     r = agent.run("when?")
-    assert r.text == "Sorry, let me try differently."
+    # a reply that only announces a next step is sent back once, with a note and a required call
+    assert r.text == "I could not read the date; which day do you mean?"
+    assert PROMISE_NOTE in notes_in(backend.requests[-1])
+    assert backend.requests[-1].options.tool_choice == "required"
     tools = {x.tool_call_id: x for x in store.list_records(agent.session.id) if x.role == "tool"}
     assert "missing required 'expression'" in tools["missing"].content
     assert "expected string" in tools["wrongtype"].content

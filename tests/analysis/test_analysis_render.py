@@ -54,7 +54,11 @@ def test_type_sweep_through_duckdb(make_engine):
     rendered = {c: format_value(v, t) for c, t, v in zip(result.columns, result.types, result.rows[0])}
     assert rendered == EXPECTED
     table = result.to_text()
-    assert "| a\\|b\\nc |" in table and table.endswith("(1 row)")
+    # one row reads as "column = value" lines, control characters escaped
+    assert " = a|b\\nc\n" in table and table.endswith("(1 row)")
+    assert table.count("\n") == len(result.columns)
+    many = engine.query("SELECT * FROM (VALUES ('a|b'), ('c')) t(x)").to_text()
+    assert "| a\\|b |" in many and many.endswith("(2 rows)")
 
 
 @pytest.mark.parametrize(("value", "type_name", "text"), [

@@ -26,6 +26,7 @@ def test_descriptor_defaults_follow_the_reference(tools):
         "analyze_text": ("read", False, None), "grep_text": ("read", False, None),
         "get_text": ("read", False, None), "create_chart": ("read", False, None),
         "list_objects": ("read", False, None), "get_object": ("read", False, None),
+        "statistics": ("read", False, None),
     }
     assert {n: (d.category, d.approval_default, d.dialog) for n, d in tools.items()} == expected
     for descriptor in tools.values():
@@ -89,7 +90,7 @@ def test_query_preview_runs_the_models_sql(tools, make_ctx, engine, sales_csv):
     engine.load(str(sales_csv), "sales")
     backend = ScriptedBackend(["```sql\nSELECT count(*) AS n FROM sales\n```"])
     result = run(tools, "query_preview", make_ctx(backend), question="how many rows?")
-    assert "| 200 |" in result.content and result.data["sql"] == ["SELECT count(*) AS n FROM sales"]
+    assert "n = 200" in result.content and result.data["sql"] == ["SELECT count(*) AS n FROM sales"]
     assert "sales (table, 200 rows)" in backend.last_request.system
 
 

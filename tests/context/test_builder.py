@@ -218,16 +218,16 @@ def test_assembly_order_system_summaries_anchors_window(session, summarizer):
         summarizer=summarizer)
     kinds = []
     for m in built.messages:
-        if m.role == "system" and m is built.messages[0]:
-            kinds.append("system")
+        if m.role == "system" and (m is built.messages[0] or m is built.messages[1]):
+            kinds.append("system")        # the fixed part, then the memory part
         elif m.role == "system":
             kinds.append("summaries")
         elif "chose DuckDB" in m.content:
             kinds.append("anchor")
         else:
             kinds.append("raw")
-    assert kinds[:4] == ["system", "summaries", "anchor", "raw"]
-    assert set(kinds[4:]) == {"raw"} and "latest question" in built.messages[-1].content
+    assert kinds[:5] == ["system", "system", "summaries", "anchor", "raw"]
+    assert set(kinds[5:]) == {"raw"} and "latest question" in built.messages[-1].content
 
 
 def test_legacy_summary_records_render_as_a_summary_block(session):

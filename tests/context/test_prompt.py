@@ -6,6 +6,8 @@ the diff.
 """
 from __future__ import annotations
 
+from shell_agent_lab.llm.types import system_prompt_of
+
 import os
 import re
 from pathlib import Path
@@ -80,7 +82,9 @@ def test_no_clock_in_the_prompt_and_bytes_stable_across_turns(session, clock):
     clock.now += timedelta(days=2, hours=3)
     session.add("user", "next question")
     built = builder.build(session.id, budget=Budget(), summarizer=None, data_schema=SCHEMA)
-    assert built.system_prompt == first and built.messages[0].content == first
+    # sent as two system messages: the fixed part (the same in every notebook), then schema and memory
+    assert built.system_prompt == first and system_prompt_of(built.messages) == first
+    assert first.startswith(built.messages[0].content) and "orders" not in built.messages[0].content
     assert "Current date" not in first and "Time:" not in first
 
 

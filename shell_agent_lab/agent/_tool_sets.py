@@ -1,0 +1,49 @@
+"""The compact tool set: what a small local model is offered for one message (pure).
+
+A 1.5B model reads a short tool list better than a long one, and every schema costs prompt
+tokens on every request (about 2,500 tokens for the full set, processed at 50–70 tokens/s on two
+cores). The compact set is the core of data questions — ``query_sql`` and ``statistics`` — plus
+the tools whose purpose the message names (a chart, a file to load, something to remember …).
+The user's own tools (functions, scripts, MCP servers) are always offered: the user chose them.
+The order is the registry's (sorted), so the same message always gets the same list.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..llm.types import ToolSpec
+
+__all__ = ["compact_tools", "CORE_TOOLS"]
+
+CORE_TOOLS = frozenset({"query_sql", "statistics"})
+
+_ASKED_FOR: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
+    (frozenset(names), re.compile(pattern, re.IGNORECASE)) for names, pattern in (
+        (("create_chart",), r"\b(?:chart|plot|graph|visuali[sz]\w*|histogram|scatter|bar\s*chart|line\s*chart|pie)\b"),
+        (("remember_fact",), r"\b(?:remember|memori[sz]e|keep\s+in\s+mind|note\s+that|from\s+now\s+on|i\s+prefer|always|never)\b"),
+        (("promote_finding",), r"\bfindings?\b|\brecord\s+(?:this|that|it)\b"),
+        (("load_data",), r"\bload\w*\b|\.(?:csv|tsv|json|jsonl|ndjson|parquet)\b|\bfile\b"),
+        (("analyze_data",), r"\banaly[sz]\w*\b|\banomal\w*|\bpatterns?\b|\binsights?\b"),
+        (("describe_data", "list_tables"), r"\b(?:describe|schema|columns?|what\s+(?:tables|data)|which\s+tables|tables?\b)"),
+        (("run_python",), r"\b(?:python|pandas|numpy|scipy|code|script|dataframe\s+method)\b"),
+        (("resolve_date",), r"\b(?:today|yesterday|tomorrow|last\s+(?:week|month|quarter|year)|this\s+(?:week|month|quarter|year)|ago)\b"),
+        (("save_query",), r"\bsave\b.*\btable\b|\bcreate\s+(?:a\s+)?table\b"),
+        (("reset_analysis",), r"\breset\b|\bdrop\s+(?:all\s+)?(?:the\s+)?tables\b"),
+        (("quick_summary", "suggest_analysis"), r"\bsummar\w*|\bsuggest\w*|\bideas?\b|\bwhat\s+should\s+i\b"),
+        (("create_report",), r"\breport\b"),
+        (("analyze_text", "grep_text", "get_text", "list_objects", "get_object"),
+         r"\b(?:document|pdf|attachment|attached|text\s+file|grep|image|object)\w*"),
+    ))
+
+#: tools of the project itself; any other name is one of the user's own tools
+_OURS = frozenset({n for names, _ in _ASKED_FOR for n in names} | CORE_TOOLS | {"query_preview"})
+
+
+def compact_tools(tools: Sequence[ToolSpec], message: str) -> list[ToolSpec]:
+    """The tools of ``tools`` a small model is offered for ``message``."""
+    wanted = set(CORE_TOOLS)
+    for names, pattern in _ASKED_FOR:
+        if pattern.search(message or ""):
+            wanted |= names
+    return [t for t in tools if t.name in wanted or t.name not in _OURS]
