@@ -1,0 +1,134 @@
+"""The answer benchmark's results: per-question rows, the summary, and Markdown tables (pure).
+
+A question row (:func:`question_row`) holds the verdict, the time, the parts as answered next
+to the expected ones, what the turn did (tool calls, the last tool result's status, an error)
+and the prompt tokens of each model request it made (from the cassette). :func:`summarize`
+reduces the rows to accuracy (overall, per category, per file, first question of a session
+against the later ones), seconds (median, p95, the first question in a new kernel), prompt
+tokens, the count of each failure kind and the sessions' start times and peak memory.
+"""
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any, Iterable, Mapping, Sequence
+
+from benchmarks.answers_questions import CATEGORIES
+from benchmarks.answers_score import FAILURE_KINDS, Verdict
+
+__all__ = ["question_row", "summarize", "markdown", "percentile"]
+
+_TEXT_CHARS = 4000
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The nearest-rank percentile (``q`` in 0–100); None for no values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def question_row(*, question: Any, session: str, position: int, expected: Mapping[str, Any], verdict: Verdict,
+                 seconds: float, text: str, timed_out: bool, error: str | None, tool_calls: int,
+                 last_tool_status: str | None, tokens: Sequence[int]) -> dict[str, Any]:
+    return {"id": question.id, "file": question.file, "category": question.category, "session": session,
+            "position": position, "first_in_session": position == 1, "correct": verdict.correct,
+            "kind": verdict.kind, "seconds": round(seconds, 3), "timed_out": timed_out, "error": error,
+            "expected": dict(expected), "answer": dict(verdict.answer), "right": dict(verdict.right),
+            "tool_calls": tool_calls, "last_tool_status": last_tool_status, "prompt_tokens": list(tokens),
+            "text": text[:_TEXT_CHARS]}
+
+
+def _accuracy(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    rows = list(rows)
+    right = sum(1 for r in rows if r["correct"])
+    return {"n": len(rows), "correct": right, "accuracy": round(right / len(rows), 4) if rows else None}
+
+
+def _rounded(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def summarize(rows: Sequence[Mapping[str, Any]], sessions: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    seconds = [r["seconds"] for r in rows if r["seconds"]]       # 0: the question never ran
+    first = [r["seconds"] for r in rows if r["first_in_session"] and r["seconds"]]
+    later = [r["seconds"] for r in rows if not r["first_in_session"] and r["seconds"]]
+    first_tokens = [r["prompt_tokens"][0] for r in rows if r["prompt_tokens"]]
+    all_tokens = [t for r in rows for t in r["prompt_tokens"]]
+    starts = [s["start_seconds"] for s in sessions if s.get("start_seconds")]
+    summary: dict[str, Any] = {
+        **_accuracy(rows),
+        "first_in_session": _accuracy(r for r in rows if r["first_in_session"]),
+        "later_in_session": _accuracy(r for r in rows if not r["first_in_session"]),
+        "by_category": {c: _accuracy(r for r in rows if r["category"] == c)
+                        for c in CATEGORIES if any(r["category"] == c for r in rows)},
+        "by_file": {f: _accuracy(r for r in rows if r["file"] == f) for f in dict.fromkeys(r["file"] for r in rows)},
+        "failures": {k: sum(1 for r in rows if r["kind"] == k) for k in FAILURE_KINDS},
+        "seconds": {"median": _rounded(_median(seconds)), "p95": _rounded(percentile(seconds, 95)),
+                    "first_in_kernel_median": _rounded(_median(first)),
+                    "later_median": _rounded(_median(later)), "total": _rounded(sum(seconds), 1)},
+        "kernel_start_seconds": {"median": _rounded(_median(starts)), "max": _rounded(max(starts, default=None))},
+        "prompt_tokens": {"requests": len(all_tokens), "first_request_median": _median(first_tokens),
+                          "first_request_max": max(first_tokens, default=None),
+                          "median": _median(all_tokens), "max": max(all_tokens, default=None)},
+    }
+    peaks = [s["peak_rss"] for s in sessions if s.get("peak_rss")]
+    if peaks:
+        summary["peak_rss_mb"] = {key: round(max(p.get(key, 0) for p in peaks) / 2 ** 20, 1)
+                                  for key in ("kernel_tree", "model_server")}
+    return summary
+
+
+def _pct(block: Mapping[str, Any]) -> str:
+    if not block["n"]:
+        return "–"
+    return f"{block['correct']}/{block['n']} ({100 * block['accuracy']:.1f}%)"
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "–"
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _parts(values: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k}={v:.10g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items())
+
+
+def markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
+             title: str = "Answer benchmark") -> str:
+    """The report as Markdown: overall figures, categories, failure kinds, one line per question."""
+    s, t = summary["seconds"], summary["prompt_tokens"]
+    out = [f"## {title}", "", _table(["measure", "value"], [
+        ("accuracy", _pct(summary)),
+        ("first question of a session", _pct(summary["first_in_session"])),
+        ("later questions", _pct(summary["later_in_session"])),
+        ("seconds per question, median / p95", f"{_cell(s['median'])} / {_cell(s['p95'])}"),
+        ("first question in a new kernel, median s", s["first_in_kernel_median"]),
+        ("later questions, median s", s["later_median"]),
+        ("kernel start + setup, median / max s",
+         f"{_cell(summary['kernel_start_seconds']['median'])} / {_cell(summary['kernel_start_seconds']['max'])}"),
+        ("prompt tokens, first request: median / max",
+         f"{_cell(t['first_request_median'])} / {_cell(t['first_request_max'])}"),
+        ("prompt tokens, all requests: median / max", f"{_cell(t['median'])} / {_cell(t['max'])}"),
+        ("model requests", t["requests"]),
+    ] + ([("peak RSS MB, kernel tree / model server",
+           f"{summary['peak_rss_mb']['kernel_tree']} / {summary['peak_rss_mb']['model_server']}")]
+         if "peak_rss_mb" in summary else []))]
+    out += ["", _table(["category", "right"], [(c, _pct(b)) for c, b in summary["by_category"].items()])]
+    out += ["", _table(["failure kind", "questions"], list(summary["failures"].items()))]
+    out += ["", _table(["question", "result", "kind", "s", "answered", "expected"], [
+        (r["id"], "right" if r["correct"] else "wrong", r["kind"], f"{r['seconds']:.1f}", _parts(r["answer"]),
+         _parts(r["expected"])) for r in rows])]
+    return "\n".join(out) + "\n"
