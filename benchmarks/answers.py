@@ -115,11 +115,16 @@ def run_benchmark(questions: Sequence[Question], settings: RunSettings, *, jobs:
 
 
 def expectations(report: dict[str, Any]) -> dict[str, Any]:
-    """What a replay of ``report``'s cassettes must reproduce: each question's verdict and kind."""
+    """What a replay of ``report``'s cassettes must reproduce: each question's verdict and kind.
+
+    A turn that timed out was cut off in the middle of a request that was never recorded, so
+    its replay ends with a missing recording: an ``error``."""
     rows = report["questions"]
-    return {"questions": [r["id"] for r in rows], "source": report["meta"]["source"],
-            "outcomes": {r["id"]: {"correct": r["correct"], "kind": r["kind"]} for r in rows},
-            "correct": sum(r["correct"] for r in rows), "failures": report["summary"]["failures"]}
+    outcomes = {r["id"]: {"correct": r["correct"], "kind": "error" if r["kind"] == "timeout" else r["kind"]}
+                for r in rows}
+    failures = {kind: sum(1 for o in outcomes.values() if o["kind"] == kind) for kind in report["summary"]["failures"]}
+    return {"questions": [r["id"] for r in rows], "source": report["meta"]["source"], "outcomes": outcomes,
+            "correct": sum(r["correct"] for r in rows), "failures": failures}
 
 
 def _source_for_replay(cassettes: Path) -> str | None:

@@ -385,7 +385,7 @@ _web = [
        "(counting rows), and how many?",
        [_int("hour", "0-23"), _int("sessions")], _busiest_hour),
     _q("web-03", _WEB, "dates", "How many rows are sessions that started on a Saturday or a Sunday?",
-       [_int("sessions")], lambda f: {"sessions": _count(f["Start time"].dt.dayofweek >= 5)}),
+       [_int("sessions")], lambda f: {"sessions": _count(f["Start time"].dt.day_of_week >= 5)}),
     _q("web-04", _WEB, "central", "What is the median Duration (s) of the bounced sessions (Bounced is Yes)?",
        [_num("median", 1)], lambda f: {"median": f.loc[f["Bounced"] == True, "Duration (s)"].median()}),  # noqa: E712
     _q("web-05", _WEB, "groupby",

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping, Sequence
 
 __all__ = ["Expected", "TurnFacts", "Verdict", "FAILURE_KINDS", "parse_parts", "parse_number", "part_is_right",
-           "score_answer"]
+           "score_answer", "failure_kind", "expected_parts"]
 
 FailureKind = Literal["timeout", "error", "no_tool_call", "tool_error", "format", "wrong_number"]
 FAILURE_KINDS: tuple[str, ...] = ("no_tool_call", "tool_error", "wrong_number", "format", "timeout", "error")
@@ -85,7 +85,7 @@ def parse_number(value: str) -> float | None:
     """``1,234.50`` / ``$1,234.50`` / ``12.5%`` / ``−3`` / ``1e-05`` → a float; anything else → None."""
     text = _unwrap(value).replace("\u2212", "-").replace("\u2013", "-")
     sign = ""
-    if text[:1] in "+-":
+    if text and text[0] in "+-":
         sign, text = text[0], text[1:].lstrip()
     text = text.lstrip("$€£").strip()
     if text.endswith("%"):
@@ -100,7 +100,7 @@ def parse_number(value: str) -> float | None:
 
 
 def _normal_text(value: str) -> str:
-    return " ".join(_unwrap(value).rstrip(".").split()).casefold()
+    return " ".join(_unwrap(_unwrap(value).rstrip(".")).split()).casefold()
 
 
 def part_is_right(expected: Expected, written: str | None) -> bool | None:
@@ -157,5 +157,3 @@ def expected_parts(parts: Sequence[Any], values: Mapping[str, Any]) -> list[Expe
     """:class:`Expected` for each of a question's parts (``Part`` objects) with its reference value."""
     return [Expected(p.name, p.kind, values[p.name], p.decimals) for p in parts]
 
-
-__all__ += ["failure_kind", "expected_parts"]
