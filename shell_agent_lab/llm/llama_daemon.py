@@ -72,6 +72,7 @@ class Daemon:
         self._clock = clock
         self._version = version
         self._stop = threading.Event()
+        self._clients: list[int] | None = None
         self.url = ""
 
     def request_stop(self, *_: Any) -> None:
@@ -105,8 +106,11 @@ class Daemon:
     def _poll(self, watch: Watch) -> tuple[Watch, bool]:
         """One look at the leases and the slots; the bool says whether ``/slots`` answered."""
         slots = self._slots()
-        clients = len(live_leases(self.paths.clients))
-        return observe(watch, self._clock(), clients=clients, slots=slots), slots is not None
+        clients = live_leases(self.paths.clients)
+        if clients != self._clients:
+            log.info("clients: %s", ", ".join(map(str, clients)) or "none")
+            self._clients = clients
+        return observe(watch, self._clock(), clients=len(clients), slots=slots), slots is not None
 
     def _restore(self) -> None:
         path = self.paths.kv_dir / self.paths.kv_name

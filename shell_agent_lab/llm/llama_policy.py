@@ -72,6 +72,8 @@ class Watch:
 
     last_client: float
     last_activity: float
+    #: live leases at the last poll (the starting client holds one before the server starts)
+    clients: int = 1
     #: (slot id, id_task) per slot at the last readable poll; None before the first one
     tasks: tuple[tuple[int, Any], ...] | None = None
     busy: bool = False
@@ -94,12 +96,12 @@ def observe(watch: Watch, now: float, *, clients: int, slots: Slots | None) -> W
     """Fold one poll in. ``slots`` None means ``/slots`` did not answer: nothing learnt of them."""
     last_client = now if clients > 0 else watch.last_client
     if slots is None:
-        return dataclasses.replace(watch, last_client=last_client)
+        return dataclasses.replace(watch, last_client=last_client, clients=clients)
     tasks = _tasks(slots)
     busy = any(bool(slot.get("is_processing")) for slot in slots)
     active = busy or (watch.tasks is not None and tasks != watch.tasks)
     return Watch(last_client=last_client, last_activity=now if active else watch.last_activity,
-                 tasks=tasks, busy=busy, dirty=watch.dirty or active)
+                 clients=clients, tasks=tasks, busy=busy, dirty=watch.dirty or active)
 
 
 def saved(watch: Watch) -> Watch:
@@ -111,5 +113,5 @@ def should_save(watch: Watch, now: float, policy: IdlePolicy) -> bool:
 
 
 def should_stop(watch: Watch, now: float, policy: IdlePolicy) -> bool:
-    return (not watch.busy and now - watch.last_client >= policy.grace
+    return (not watch.busy and watch.clients == 0 and now - watch.last_client >= policy.grace
             and now - watch.last_activity >= policy.idle_timeout)
