@@ -1,4 +1,4 @@
-"""Embedded model: assembly from parts (synthetic) and a real llama.cpp server (SmolLM2)."""
+"""Embedded model: assembly from parts (synthetic) and a real shared llama.cpp server (SmolLM2)."""
 from __future__ import annotations
 
 import hashlib
@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from shell_agent_lab.llm.errors import ConfigurationError
+from shell_agent_lab.llm.llama_client import shutdown_servers
 from shell_agent_lab.llm.local import (LocalBackend, assemble_model, find_model_parts,
                                        local_model_available, stop_all_servers)
 from shell_agent_lab.llm.types import ChatOptions, Message
@@ -87,8 +88,16 @@ def smollm_path() -> Path:
     return found[0]
 
 
+@pytest.fixture
+def shared_servers_stopped():
+    """The shared server outlives this process's lease: stop it when the test ends."""
+    yield
+    stop_all_servers()
+    assert shutdown_servers(timeout=30)
+
+
 @pytest.mark.llama
-def test_real_llama_server_chat_and_stream():
+def test_real_llama_server_chat_and_stream(shared_servers_stopped):
     backend = LocalBackend(smollm_path(), n_ctx=1024, n_threads=1)
     try:
         reply = backend.chat([Message("system", "You are terse."), Message("user", "Say hello.")],
@@ -105,7 +114,9 @@ def test_real_llama_server_chat_and_stream():
         other.chat([Message("user", "Hi")], options=ChatOptions(max_output_tokens=4))
         assert other.server is backend.server
     finally:
-        stop_all_servers()
+        stop_all_servers()  # drops this process's lease only: the server keeps running
+    socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1])), timeout=5).close()
+    assert shutdown_servers(timeout=30)
     port = int(url.rsplit(":", 1)[1])
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
@@ -182,18 +193,15 @@ def test_a_response_schema_reaches_the_embedded_server(monkeypatch):
 
 
 @pytest.mark.llama
-def test_real_llama_server_keeps_to_a_response_schema():
+def test_real_llama_server_keeps_to_a_response_schema(shared_servers_stopped):
     import json
 
     schema = {"type": "object", "properties": {"answer": {"type": "string", "enum": ["yes", "no"]},
                                                "count": {"type": "integer"}},
               "required": ["answer", "count"], "additionalProperties": False}
     backend = LocalBackend(smollm_path(), n_ctx=1024, n_threads=1)
-    try:
-        reply = backend.chat([Message("user", "Write a haiku about the sea.")],
-                             options=ChatOptions(max_output_tokens=40, response_format=schema))
-    finally:
-        stop_all_servers()
+    reply = backend.chat([Message("user", "Write a haiku about the sea.")],
+                         options=ChatOptions(max_output_tokens=40, response_format=schema))
     value = json.loads(reply.text)
     assert set(value) == {"answer", "count"} and value["answer"] in ("yes", "no")
     assert isinstance(value["count"], int)
