@@ -7,7 +7,8 @@ question's reference answer so the numbers are the benchmark's own:
 * ``right`` — a ``query_sql`` call selecting the answer's values, then the answer in the closed
   form, decorated the ways models write it (bold, backticks, thousands separators, ``%``);
 * ``right_without_tools`` — the right answer straight away (right, though no tool was called);
-* ``wrong_number`` — a ``query_sql`` call selecting other values, then those values;
+* ``wrong_number`` — a ``query_sql`` call selecting near misses (one unit off in the last place
+  asked for), then those values;
 * ``no_tool_call`` — a wrong answer straight away;
 * ``format`` — a ``query_sql`` call, then prose with no ``@name[…]``;
 * ``tool_error`` — a ``query_sql`` call on a table that does not exist, then prose;
@@ -62,11 +63,12 @@ def _answer(parts: Sequence[Any], values: Mapping[str, Any]) -> str:
 
 
 def _off(part: Any, value: Any) -> Any:
+    """A near miss: one unit off in the last place asked for (another name for a text)."""
     if part.kind == "text":
         return f"Not {value}"
     if part.kind == "int":
-        return int(value) + 11
-    return round(float(value) * 1.5 + 1.25, part.decimals)
+        return int(value) + 1
+    return round(float(value) + 10.0 ** -part.decimals, part.decimals)
 
 
 def replies_for(intent: str, parts: Sequence[Any], expected: Mapping[str, Any]) -> list[Reply]:
