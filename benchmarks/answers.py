@@ -41,12 +41,12 @@ from benchmarks.answers_score import TurnFacts, expected_parts, score_answer  # 
 from benchmarks.answers_session import (RunSettings, SessionResult, plan_sessions, prune_sessions,  # noqa: E402
                                         run_session)
 
-__all__ = ["select_questions", "run_benchmark", "expectations", "main"]
+__all__ = ["select_questions", "run_benchmark", "expectations", "write_recording", "read_recording", "main"]
 
 BUILD = ROOT / "build"
 TEST_CASSETTES = ROOT / "tests" / "benchmarks" / "cassettes"
 EXPECTED_FILE = "expected.json"
-SOURCE_FILE = "source.json"
+RECORDING_FILE = "recording.json"
 
 
 def select_questions(files: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[Question]:
@@ -127,18 +127,28 @@ def expectations(report: dict[str, Any]) -> dict[str, Any]:
             "correct": sum(r["correct"] for r in rows), "failures": failures}
 
 
-def _source_for_replay(cassettes: Path) -> str | None:
-    path = cassettes / SOURCE_FILE
-    if not path.exists():
-        return None
-    source = json.loads(path.read_text(encoding="utf-8")).get("source")
-    # a profile given by name lives in the recording machine's configuration, not here
-    return source if isinstance(source, str) and source.lstrip().startswith("{") else None
+def write_recording(cassettes: Path, *, source: str | None, questions: Sequence[str], session_size: int) -> None:
+    """Note beside the cassettes what they were recorded from and for which questions."""
+    cassettes.mkdir(parents=True, exist_ok=True)
+    body = {"source": source, "questions": list(questions), "session_size": session_size}
+    (cassettes / RECORDING_FILE).write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+
+
+def read_recording(cassettes: Path) -> dict[str, Any]:
+    """What :func:`write_recording` noted: the source to replay with (a profile recorded by name
+    lives in the recording machine's configuration, so only JSON is kept), the questions asked
+    and the session size; empty values when nothing was noted."""
+    path = cassettes / RECORDING_FILE
+    body = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    source = body.get("source")
+    return {"source": source if isinstance(source, str) and source.lstrip().startswith("{") else None,
+            "questions": list(body.get("questions") or []), "session_size": int(body.get("session_size") or 5)}
 
 
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", help="comma-separated file names or stems (default: all)")
+    parser.add_argument("--files", help="comma-separated file names or stems (default: all, or with --replay "
+                                        "the recorded questions)")
     parser.add_argument("--questions", help="comma-separated question ids (added to --files)")
     parser.add_argument("--profile", help="the profile to record from, as JSON or a configured name "
                                           "(default: the embedded model)")
@@ -152,7 +162,7 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=BUILD / "answers-results.json", help="results JSON")
     parser.add_argument("--per-question-timeout", type=float, default=300.0, metavar="SECONDS")
     parser.add_argument("--jobs", type=int, default=1, help="sessions run at once")
-    parser.add_argument("--session-size", type=int, default=5, help="questions per session at most")
+    parser.add_argument("--session-size", type=int, help="questions per session at most (default 5, or as recorded)")
     parser.add_argument("--data-dir", type=Path, default=BUILD / "answers-data",
                         help="the data directory the kernels share (kept: holds the assembled model)")
     parser.add_argument("--data-dir-per-kernel", action="store_true",
@@ -164,35 +174,44 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _settings(ns: argparse.Namespace, cassettes: Path, source: str | None) -> RunSettings:
+    return RunSettings(files_dir=ns.files_dir.resolve(), data_dir=ns.data_dir.resolve(), cassettes=cassettes.resolve(),
+                       mode="replay" if ns.replay else "record", source=source, timeout=ns.per_question_timeout,
+                       run_id=f"{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}",
+                       per_kernel_data=ns.data_dir_per_kernel, memory=ns.memory)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parse_args(argv)
     if ns.write_files:
         for path in write_files(ns.write_files):
             print(path)
         return 0
+    cassettes = ns.replay or (TEST_CASSETTES if ns.refresh_test_cassette else ns.record) or BUILD / "answers-cassettes"
+    recorded = read_recording(cassettes) if ns.replay else {}
     if ns.refresh_test_cassette:
-        expected_path = TEST_CASSETTES / EXPECTED_FILE
-        ids = json.loads(expected_path.read_text(encoding="utf-8"))["questions"]
+        ids = json.loads((TEST_CASSETTES / EXPECTED_FILE).read_text(encoding="utf-8"))["questions"]
         questions = select_questions(None, ids)
+    elif ns.files or ns.questions:
+        try:
+            questions = select_questions(ns.files.split(",") if ns.files else None,
+                                         ns.questions.split(",") if ns.questions else None)
+        except KeyError as exc:
+            raise SystemExit(f"answers.py: {exc.args[0]}") from None
     else:
-        questions = select_questions(ns.files.split(",") if ns.files else None,
-                                     ns.questions.split(",") if ns.questions else None)
+        questions = select_questions(None, recorded.get("questions") or None)
+    session_size = ns.session_size or recorded.get("session_size") or 5
     if ns.list:
         for q in questions:
             print(f"{q.id}\t{q.category}\t{q.file}\t{q.prompt}")
         return 0
     if ns.profile and ns.profile.lstrip().startswith("{"):
         json.loads(ns.profile)              # a typo fails here, not in twenty kernels
-    cassettes = ns.replay or (TEST_CASSETTES if ns.refresh_test_cassette else ns.record) or BUILD / "answers-cassettes"
-    settings = RunSettings(files_dir=ns.files_dir.resolve(), data_dir=ns.data_dir.resolve(),
-                           cassettes=cassettes.resolve(), mode="replay" if ns.replay else "record",
-                           source=_source_for_replay(cassettes) if ns.replay else ns.profile,
-                           timeout=ns.per_question_timeout, run_id=f"{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}",
-                           per_kernel_data=ns.data_dir_per_kernel, memory=ns.memory)
+    settings = _settings(ns, cassettes, recorded.get("source") if ns.replay else ns.profile)
     if settings.mode == "record":
-        settings.cassettes.mkdir(parents=True, exist_ok=True)
-        (settings.cassettes / SOURCE_FILE).write_text(json.dumps({"source": ns.profile}) + "\n", encoding="utf-8")
-    report = run_benchmark(questions, settings, jobs=ns.jobs, session_size=ns.session_size,
+        write_recording(settings.cassettes, source=ns.profile, questions=[q.id for q in questions],
+                        session_size=session_size)
+    report = run_benchmark(questions, settings, jobs=ns.jobs, session_size=session_size,
                            progress=lambda line: print(line, file=sys.stderr, flush=True))
     print(markdown(report["summary"], report["questions"]))
     ns.out.parent.mkdir(parents=True, exist_ok=True)
@@ -201,7 +220,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.refresh_test_cassette:
         planned = {s["name"] for s in report["sessions"]}
         for stale in settings.cassettes.glob("*.json"):
-            if stale.stem not in planned and stale.name not in (EXPECTED_FILE, SOURCE_FILE):
+            if stale.stem not in planned and stale.name not in (EXPECTED_FILE, RECORDING_FILE):
                 stale.unlink()
         (TEST_CASSETTES / EXPECTED_FILE).write_text(
             json.dumps(expectations(report), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -5,7 +5,7 @@
 Runs the questions of :data:`PLAN` through real kernels in record mode against
 :class:`~scripted_source.ScriptedAnswerServer`, checks that the benchmark reports exactly the
 outcome each question's intent stands for, and replaces ``tests/benchmarks/cassettes/`` (one
-cassette per session, ``source.json`` and ``expected.json``, what the replay test compares
+cassette per session, ``recording.json`` and ``expected.json``, what the replay test compares
 with). Run it again when a product change alters what the model is sent (the replay test then
 fails with "no recorded answer"). To record the same questions from the embedded model instead,
 run ``benchmarks/answers.py --refresh-test-cassette``, which keeps the question list and
@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.answers import EXPECTED_FILE, SOURCE_FILE, TEST_CASSETTES, expectations, run_benchmark  # noqa: E402
-from benchmarks.answers import select_questions  # noqa: E402
+from benchmarks.answers import (EXPECTED_FILE, TEST_CASSETTES, expectations, run_benchmark,  # noqa: E402
+                               select_questions, write_recording)
 from benchmarks.answers_data import read_reference, write_files  # noqa: E402
 from benchmarks.answers_questions import reference_answers  # noqa: E402
 from benchmarks.answers_session import RunSettings  # noqa: E402
@@ -65,7 +65,7 @@ def record(target: Path = TEST_CASSETTES) -> dict:
         target.mkdir(parents=True)
         for cassette in sorted((work / "cassettes").glob("*.json")):
             shutil.copy2(cassette, target / cassette.name)
-    (target / SOURCE_FILE).write_text(json.dumps({"source": SOURCE}) + "\n", encoding="utf-8")
+    write_recording(target, source=SOURCE, questions=expected["questions"], session_size=5)
     (target / EXPECTED_FILE).write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return expected
 

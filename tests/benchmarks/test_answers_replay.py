@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.answers import EXPECTED_FILE, TEST_CASSETTES, _source_for_replay, run_benchmark, select_questions
+from benchmarks.answers import EXPECTED_FILE, TEST_CASSETTES, read_recording, run_benchmark, select_questions
 from benchmarks.answers_report import markdown
 from benchmarks.answers_session import RunSettings
 
@@ -31,9 +31,12 @@ def replayed(tmp_path_factory) -> tuple[dict, dict]:
     cassettes = work / "cassettes"
     shutil.copytree(TEST_CASSETTES, cassettes)
     expected = json.loads((TEST_CASSETTES / EXPECTED_FILE).read_text(encoding="utf-8"))
+    recording = read_recording(cassettes)
+    assert recording["questions"] == expected["questions"]
     settings = RunSettings(files_dir=work / "files", data_dir=work / "data", cassettes=cassettes, mode="replay",
-                           source=_source_for_replay(cassettes), timeout=120, run_id="replay")
-    report = run_benchmark(select_questions(None, expected["questions"]), settings)
+                           source=recording["source"], timeout=120, run_id="replay")
+    report = run_benchmark(select_questions(None, expected["questions"]), settings,
+                           session_size=recording["session_size"])
     return report, expected
 
 
