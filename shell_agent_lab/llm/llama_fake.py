@@ -50,7 +50,8 @@ class _FakeEngine:
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._http.daemon_threads = True
         self.url = f"http://127.0.0.1:{self._http.server_address[1]}"
-        self._thread = threading.Thread(target=self._http.serve_forever, name="fake-llama", daemon=True)
+        self._thread = threading.Thread(target=self._http.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="fake-llama", daemon=True)
         self._thread.start()
 
     def close(self) -> None:
