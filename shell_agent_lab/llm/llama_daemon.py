@@ -128,7 +128,7 @@ class Daemon:
                  self._clock() - started)
 
     def _save(self) -> None:
-        partial = f"{self.paths.kv_name}.partial"
+        partial = f"{self.paths.kv_name}.{os.getpid()}.partial"  # two servers may save at once
         started = self._clock()
         try:
             answer = self._http.post(f"{self.url}/slots/0?action=save", {"filename": partial},
