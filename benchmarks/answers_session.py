@@ -91,6 +91,7 @@ class CellResult:
     text: str = ""
     error: str | None = None
     timed_out: bool = False
+    stuck: bool = False                        # the kernel did not come back: the session ends here
 
 
 @dataclass
@@ -212,16 +213,19 @@ def _run_cell(client: NotebookClient, cell: Any, index: int, timeout: float, pid
 
     timer = threading.Timer(timeout, interrupt)
     timer.daemon = True
+    question = cell.metadata.get("answers_question", "")
     started = time.perf_counter()
     timer.start()
     try:
         client.execute_cell(cell, index)
+    except CellTimeoutError:        # the interrupt did not stop it: the kernel is given up on
+        return CellResult(question, time.perf_counter() - started, answer_text(cell.get("outputs", [])),
+                          f"the cell did not stop within {_GRACE:.0f} s of its interrupt", timed_out=True, stuck=True)
     finally:
         timer.cancel()
     seconds = time.perf_counter() - started
     outputs = cell.get("outputs", [])
-    return CellResult(cell.metadata.get("answers_question", ""), seconds, answer_text(outputs),
-                      cell_error(outputs), fired.is_set())
+    return CellResult(question, seconds, answer_text(outputs), cell_error(outputs), fired.is_set())
 
 
 def run_session(plan: SessionPlan, settings: RunSettings) -> SessionResult:
@@ -246,6 +250,9 @@ def run_session(plan: SessionPlan, settings: RunSettings) -> SessionResult:
                 result.error = f"setup cell: {setup_error}"
             for index, cell in enumerate(nb.cells[1:], 1):
                 result.cells.append(_run_cell(client, cell, index, settings.timeout, pid))
+                if result.cells[-1].stuck:
+                    result.error = f"{result.cells[-1].question}: {result.cells[-1].error}"
+                    break
     except (CellTimeoutError, DeadKernelError) as exc:
         result.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
     finally:
