@@ -38,7 +38,7 @@ from benchmarks.answers_data import FILES, file_spec, read_reference, write_file
 from benchmarks.answers_questions import QUESTIONS, Question, question, reference_answers  # noqa: E402
 from benchmarks.answers_report import markdown, question_row, summarize  # noqa: E402
 from benchmarks.answers_score import TurnFacts, expected_parts, score_answer  # noqa: E402
-from benchmarks.answers_session import (RunSettings, SessionResult, plan_sessions, prune_sessions,  # noqa: E402
+from benchmarks.answers_session import (RunSettings, SessionResult, plan_sessions, prune_earlier_runs,  # noqa: E402
                                         run_session)
 
 __all__ = ["select_questions", "run_benchmark", "expectations", "write_recording", "read_recording", "main"]
@@ -91,7 +91,7 @@ def run_benchmark(questions: Sequence[Question], settings: RunSettings, *, jobs:
     plans = plan_sessions(questions, session_size)
     settings.cassettes.mkdir(parents=True, exist_ok=True)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    prune_sessions(settings.data_dir, settings.files_dir)
+    prune_earlier_runs(settings.data_dir, settings.files_dir)
     started = time.perf_counter()
     done: dict[str, tuple[list[dict[str, Any]], dict[str, Any]]] = {}
 

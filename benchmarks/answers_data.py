@@ -1,6 +1,6 @@
 """The answer benchmark's CSV files: generated from fixed seeds, messy like real exports.
 
-Ten files of 2,000–4,000 rows from ten domains. Column names carry dots, spaces, brackets,
+Ten files of 2,000 to 4,100 rows from ten domains. Column names carry dots, spaces, brackets,
 unicode and leading digits (``Mar.2020``, ``No. of cases``, ``Größe (cm)``, ``2019 total``);
 numbers are stored as text with thousands separators, currency signs, percent signs, footnote
 markers and WHO-style uncertainty ranges (``$1,234.50``, ``12.5%``, ``1,234*``,

@@ -37,7 +37,7 @@ from benchmarks.answers_outputs import TurnRecord, answer_text, cell_error, prom
 from benchmarks.answers_questions import Question
 
 __all__ = ["SessionPlan", "RunSettings", "CellResult", "SessionResult", "plan_sessions", "run_session",
-           "notebook_for", "prune_sessions"]
+           "notebook_for", "prune_earlier_runs"]
 
 _GRACE = 60.0           # seconds an interrupted cell may take to stop before the kernel is given up
 
@@ -287,23 +287,23 @@ def _interactions(cassette: Path) -> list[Mapping[str, Any]]:
     return list(json.loads(cassette.read_text(encoding="utf-8")).get("interactions") or [])
 
 
-def prune_sessions(data_dir: Path, files_dir: Path, keep_run: str | None = None) -> int:
-    """Delete the store sessions of earlier benchmark runs (their notebooks live in ``files_dir``
-    and are named ``answers-*``); returns how many went."""
+def prune_earlier_runs(data_dir: Path, files_dir: Path) -> int:
+    """Forget earlier benchmark runs in ``data_dir``: their sessions in the shared store (their
+    notebooks are ``files_dir/answers-*``) and their per-kernel data directories. The assembled
+    model in ``models/`` stays. Returns how many sessions went."""
+    import shutil
+
     from shell_agent_lab.store import Store
 
     if not data_dir.exists():
         return 0
+    shutil.rmtree(data_dir / "kernels", ignore_errors=True)
     store = Store.open(data_dir)
     try:
-        gone = 0
         prefix = str(files_dir / "answers-")
-        keep = f"{prefix}{keep_run}-" if keep_run else None
-        for session in store.list_sessions():
-            path = session.notebook_path or ""
-            if path.startswith(prefix) and not (keep and path.startswith(keep)):
-                store.delete_session(session.id)
-                gone += 1
-        return gone
+        earlier = [s for s in store.list_sessions() if (s.notebook_path or "").startswith(prefix)]
+        for session in earlier:
+            store.delete_session(session.id)
+        return len(earlier)
     finally:
         store.close()

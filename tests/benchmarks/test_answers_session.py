@@ -33,3 +33,22 @@ def test_kernels_share_the_data_dir_unless_each_gets_its_own_with_the_models_lin
     assert own == tmp_path / "data" / "kernels" / "r1" / "sales_orders-1"
     assert (own / "models").is_symlink() and (own / "models").resolve() == (tmp_path / "data" / "models").resolve()
     assert _kernel_data_dir(_settings(tmp_path, per_kernel_data=True), plan) == own     # a second call is fine
+
+
+def test_earlier_runs_are_forgotten_but_the_model_folder_stays(tmp_path):
+    from shell_agent_lab.store import Store
+
+    from benchmarks.answers_session import prune_earlier_runs
+
+    data, files = tmp_path / "data", tmp_path / "files"
+    (data / "models").mkdir(parents=True)
+    (data / "models" / "model.gguf").write_bytes(b"GGUF")
+    (data / "kernels" / "old-run" / "sales_orders-1").mkdir(parents=True)
+    with Store.open(data) as store:
+        store.create_session(notebook_path=str(files / "answers-old-run-sales_orders-1.ipynb"))
+        mine = store.create_session(notebook_path=str(tmp_path / "analysis.ipynb"))
+    assert prune_earlier_runs(data, files) == 1
+    with Store.open(data) as store:
+        assert [s.id for s in store.list_sessions()] == [mine.id]
+    assert not (data / "kernels").exists() and (data / "models" / "model.gguf").exists()
+    assert prune_earlier_runs(tmp_path / "nothing", files) == 0
