@@ -18,7 +18,8 @@ from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
-from ._loopguard import (EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, LoopDetector, grounding_note,
+from ._loopguard import (EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, TOOL_FIRST_NOTE, LoopDetector,
+                         grounding_note,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ._tool_sets import compact_tools
@@ -186,9 +187,12 @@ class _Turn:
             if self._schema is None:
                 self._schema = _schema_text(env.engine)
             schema = self._schema
+        if tool_choice and not notes and not getattr(env.backend.capabilities, "tool_choice", True):
+            notes = [TOOL_FIRST_NOTE]
         built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes),
                                   data_schema=schema,
-                                  base_prompt=COMPACT_BASE_PROMPT if env.tool_set == "compact" else None)
+                                  base_prompt=COMPACT_BASE_PROMPT if env.tool_set == "compact" else None,
+                                  history="turn" if env.tool_set == "compact" else "full")
         self.reply.prompt_tokens.append(built.stats.get("total_tokens", 0))
         ctx = self._tool_context()
         tools = env.registry.specs(ctx, env.disabled)
@@ -196,6 +200,8 @@ class _Turn:
             tools = compact_tools(tools, self._message)
         if not tools:
             tool_choice = None
+        elif tool_choice and not getattr(env.backend.capabilities, "tool_choice", True):
+            tool_choice = None          # said in words instead (a note asks for the call)
 
         def on_retry(info: RetryInfo) -> None:
             env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,

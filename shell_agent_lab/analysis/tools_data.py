@@ -14,13 +14,20 @@ from .results import QueryResult
 __all__ = ["data_tools"]
 
 
+#: rows of a result the model reads (the notebook shows the whole table)
+MAX_RESULT_ROWS = 50
+
+
 def _result_payload(result: QueryResult) -> dict[str, Any]:
     return {"sql": [result.sql], "tables": [result.to_pandas()]}
 
 
 def _result_text(ctx: ToolContext, result: QueryResult) -> str:
     max_chars = getattr(getattr(ctx.engine, "settings", None), "max_result_chars", MAX_MODEL_INPUT_CHARS)
-    text = result.to_text(max_rows=10_000, max_chars=max_chars)
+    text = result.to_text(max_rows=MAX_RESULT_ROWS, max_chars=max_chars)
+    if result.row_count > MAX_RESULT_ROWS:
+        text += (f"\n(Only the first {MAX_RESULT_ROWS} of {result.row_count:,} rows are shown: compute "
+                 "the answer in SQL — count, avg, sum, GROUP BY, ORDER BY … LIMIT — rather than reading rows.)")
     if result.repairs:
         text = (f"(The SQL was corrected before it ran: {'; '.join(result.repairs)}. It ran as:\n"
                 f"{result.sql})\n\n{text}")

@@ -109,7 +109,7 @@ class ContextBuilder:
 
     def build(self, session_id: str, *, budget: Budget, summarizer: Backend | None,
               notes: Sequence[str] = (), data_schema: str | None = None,
-              base_prompt: str | None = None) -> Built:
+              base_prompt: str | None = None, history: str = "full") -> Built:
         """System prompt and history within ``budget``.
 
         ``summarizer`` folds older records into cached summaries (``None``: they are elided);
@@ -120,13 +120,22 @@ class ContextBuilder:
         ``base_prompt`` replaces the builder's base prompt for this request (the compact one
         for small models). The fixed part of the system prompt is the first message, the data
         schema and memory a second system message (see :func:`.prompt.split_system_prompt`).
+        ``history="turn"`` sends the current question's records only, with the earlier questions
+        and their answers as a short block of text in the second system message (a small model
+        copies earlier answers and tool results when it sees them as conversation).
         """
         with self._lock:
             state = self._state(session_id)
             self._guards.prepare(session_id, self._sync_records(session_id, state))
             fixed, context = split_system_prompt(self._prompt_parts(session_id, data_schema, base_prompt))
-            system = fixed + "\n" + context if context else fixed
             tag = self._guards.tag(session_id)
+            current = _current_turn(state) if history == "turn" else None
+            if current is not None:
+                earlier = earlier_turns(state.raw[:current], self._clean_for_digest(tag))
+                if earlier:
+                    block = wrap(tag, "\n" + earlier + "\n")
+                    context = (context + "\n" if context else "") + f"{EARLIER_HEADER}\n{block}\n"
+            system = fixed + "\n" + context if context else fixed
             stats: dict[str, Any] = {
                 "records": state.seen, "system_tokens": estimate_tokens(system),
                 "raw_records": 0, "raw_tokens": 0, "summarized_records": 0,
@@ -136,13 +145,16 @@ class ContextBuilder:
                 self._guards.rotations(session_id),
             }
             self._sync_renders(state, tag, budget.max_tool_result_tokens)
-            start = window_start(state, budget.raw_budget(stats["system_tokens"]),
-                                       budget.window_step)
-            blocks = [self._legacy_block(r) for r in state.legacy]
-            cands = classify_older(state, start, memory_signature(
-                self._store, session_id, budget.anchor_threshold, budget.dead_topic_threshold)
-                if start else ())
-            blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats, budget)
+            if current is not None:
+                start, blocks, cands = current, [], classify_older(state, 0, ())
+            else:
+                start = window_start(state, budget.raw_budget(stats["system_tokens"]),
+                                     budget.window_step)
+                blocks = [self._legacy_block(r) for r in state.legacy]
+                cands = classify_older(state, start, memory_signature(
+                    self._store, session_id, budget.anchor_threshold, budget.dead_topic_threshold)
+                    if start else ())
+                blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats, budget)
             summary = [Message(role="system", content="\n\n".join(blocks))] if blocks else []
             anchored = self._render_slice(cands.anchors, tag, budget.max_tool_result_tokens,
                                           anchors=True)
@@ -164,6 +176,10 @@ class ContextBuilder:
                 message_tokens(m) for m in (*summary, *anchored, *extra))
             stats["guard_rotations"] = self._guards.rotations(session_id)
             return Built(messages=messages, system_prompt=system, stats=stats)
+
+    @staticmethod
+    def _clean_for_digest(tag: str) -> Callable[[str], str]:
+        return lambda text: text.replace(tag, "")
 
     def clean_reply(self, session_id: str, text: str) -> str:
         """A model reply with think blocks and this session's guard tags removed."""
@@ -388,6 +404,37 @@ class ContextBuilder:
     def _legacy_block(record: Any) -> str:
         when = f" — {time_marker(record.created_at)}" if record.created_at else ""
         return f"[Summary of earlier conversation{when}]\n{record.content or ''}"
+
+
+EARLIER_HEADER = "Earlier questions in this notebook and the answers given (for reference; compute new numbers with a tool):"
+
+
+def _current_turn(state: SessionState) -> int | None:
+    """Index of the newest user record (the question being answered), or None."""
+    for i in range(len(state.raw) - 1, -1, -1):
+        if state.raw[i].role == "user":
+            return i
+    return None
+
+
+def earlier_turns(records: Sequence[Any], clean: Callable[[str], str], *, turns: int = 3,
+                  max_chars: int = 300) -> str:
+    """The last ``turns`` questions of ``records`` with their final answers, one line each."""
+    pairs: list[tuple[str, str]] = []
+    for record in records:
+        text = clean(record.content or "").strip().replace("\n", " ")
+        if record.role == "user":
+            pairs.append((text, ""))
+        elif record.role == "assistant" and text and pairs and not getattr(record, "tool_calls", None):
+            pairs[-1] = (pairs[-1][0], text)
+    lines = []
+    for question, answer in pairs[-turns:]:
+        lines.append(f"Q: {_clip(question, max_chars)}\nA: {_clip(answer, max_chars) or '(no answer)'}")
+    return "\n".join(lines)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _summary_entry(**fields: Any) -> Any:

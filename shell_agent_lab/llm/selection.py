@@ -16,6 +16,8 @@ Every built backend carries its effective defaults as attributes the agent reads
 """
 from __future__ import annotations
 
+import dataclasses
+
 import os
 import socket
 from typing import Any, Callable, Iterable, Mapping
@@ -150,6 +152,9 @@ def build_backend(profile: Profile, *, env: Mapping[str, str] | None = None,
             # a replay stands in for the model it records: the same defaults (context budget,
             # extraction, schema in the prompt), so a recording shows what that model really does
             profile, settings = source_profile, source_profile.defaults
+            if source_profile.backend == "local":     # what the embedded model honours, replayed too
+                backend.capabilities = dataclasses.replace(backend.capabilities, images=False,
+                                                           tool_choice=False)
     backend.auto_extract_default = settings.auto_extract  # type: ignore[attr-defined]
     backend.auto_title_default = settings.auto_title  # type: ignore[attr-defined]
     backend.context_tokens = settings.max_context_tokens  # type: ignore[attr-defined]

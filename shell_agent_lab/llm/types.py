@@ -76,6 +76,9 @@ class Capabilities:
     streaming: bool = False
     native_tools: bool = False
     images: bool = False
+    #: honours ``ChatOptions.tool_choice="required"`` (the embedded llama.cpp server does not with
+    #: Qwen's tool format: its constrained output runs on as blank lines to the token limit)
+    tool_choice: bool = True
 
 
 @dataclass(frozen=True)
