@@ -18,11 +18,11 @@ from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
-from ._loopguard import (EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, TOOL_FIRST_NOTE, LoopDetector,
+from ._loopguard import (EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE, LoopDetector,
                          grounding_note,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
-from ._tool_sets import compact_tools
+from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools
 from ._types import Reply, ToolActivity
 
 __all__ = ["TurnEnv", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
@@ -103,6 +103,13 @@ def _replay_meta(response: Response) -> dict[str, Any] | None:
     except (TypeError, ValueError):
         return None
     return {"extra": dict(response.extra)}
+
+
+def _call_key(call: ToolCall) -> str:
+    try:
+        return call.name + json.dumps(call.arguments, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return call.name + repr(call.arguments)
 
 
 def _serialise_calls(calls: list[ToolCall]) -> list[dict[str, Any]]:
@@ -187,8 +194,6 @@ class _Turn:
             if self._schema is None:
                 self._schema = _schema_text(env.engine)
             schema = self._schema
-        if tool_choice and not notes and not getattr(env.backend.capabilities, "tool_choice", True):
-            notes = [TOOL_FIRST_NOTE]
         built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes),
                                   data_schema=schema,
                                   base_prompt=COMPACT_BASE_PROMPT if env.tool_set == "compact" else None,
@@ -198,16 +203,21 @@ class _Turn:
         tools = env.registry.specs(ctx, env.disabled)
         if env.tool_set == "compact":
             tools = compact_tools(tools, self._message)
+        response_format = None
         if not tools:
             tool_choice = None
         elif tool_choice and not getattr(env.backend.capabilities, "tool_choice", True):
-            tool_choice = None          # said in words instead (a note asks for the call)
+            # the server cannot be told to call a tool (or not to), but it can be held to a
+            # schema: one whose only instances are calls of the offered tools, or an answer
+            response_format = call_schema(tools) if tool_choice == "required" else ANSWER_SCHEMA
+            tool_choice = None
 
         def on_retry(info: RetryInfo) -> None:
             env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,
                                           "delay": info.delay, "error": info.error})
 
-        options = ChatOptions(cancel=env.cancel, on_retry=on_retry, tool_choice=tool_choice)
+        options = ChatOptions(cancel=env.cancel, on_retry=on_retry, tool_choice=tool_choice,
+                              response_format=response_format)
         if env.backend.capabilities.streaming:
             def on_text(piece: str) -> None:
                 if piece:
@@ -216,7 +226,8 @@ class _Turn:
         return env.backend.chat(built.messages, tools, options=options)
 
     # -- one tool call ------------------------------------------------------------------------
-    def _run_call(self, call: ToolCall) -> None:
+    def _run_call(self, call: ToolCall) -> bool:
+        """Run one call; True when it repeated a call already made (and was not run again)."""
         env = self.env
         activity = ToolActivity(tool_call_id=call.id, name=call.name,
                                 arguments=call.arguments if isinstance(call.arguments, dict) else {})
@@ -242,6 +253,7 @@ class _Turn:
         note = self.loop_guard.record(call.name, result.status)
         if note:
             self._pending_notes.append(note)
+        return result.content == REPEATED_CALL_NOTE
 
     def _execute(self, call: ToolCall, activity: ToolActivity) -> ToolResult:
         env = self.env
@@ -251,6 +263,10 @@ class _Turn:
             names = ", ".join(d.name for d in env.registry.available(ctx, env.disabled)) or "none"
             return ToolResult(f"Error: there is no tool named {call.name!r} here. Available tools: {names}",
                               status="error")
+        key = _call_key(call)
+        if key in self._done_calls and descriptor.category == "read":
+            return ToolResult(REPEATED_CALL_NOTE, status="error")
+        self._done_calls.add(key)
         if descriptor.source == "analysis" and self._data_baseline is None:
             self._data_baseline = self._data_fingerprint()
         problem = argument_problem(call, descriptor.parameters, env.max_args_bytes)
@@ -342,7 +358,7 @@ class _Turn:
         self._seen_ids: set[str] = set()
         self._message = message
         self._evidence: list[str] = [message]
-        self._tool_calls = 0
+        self._done_calls: set[str] = set()
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -397,8 +413,10 @@ class _Turn:
                 notes = self._report_bad_call(exc)
                 continue
             self._check_cancel()
-            notes, choice = [], None
+            answering, notes, choice = choice == "none", [], None
             text = env.builder.clean_reply(self.sid, response.text or "")
+            if answering and not response.tool_calls:
+                text = answer_text(text)
             if not response.tool_calls:
                 if imitates_tool_result(text):
                     text = strip_fake_result(text)   # never shown or kept: its numbers were invented
@@ -430,13 +448,16 @@ class _Turn:
             env.answered = True
             if text.strip():
                 env.publish("assistant_text", {"turn_id": env.turn_id, "text": text})
+            repeated = 0
             for call in response.tool_calls:
                 self._check_cancel()
-                self._run_call(call)
+                repeated += self._run_call(call)
             env.publish("records_updated", {})
             self._publish_store_changes()
             self._check_data()
             notes, self._pending_notes = self._pending_notes, []
+            if repeated == len(response.tool_calls):
+                choice = "none"     # it has its results and asks again: the next reply must answer
         self.reply.text = MAX_ROUNDS_TEXT
 
 def run_turn(env: TurnEnv, message: str) -> Reply:

@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "TOOL_FIRST_NOTE", "imitates_tool_result",
+__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
            "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
@@ -22,8 +22,8 @@ FAKE_RESULT_NOTE = ("Note: your previous reply made up a tool result instead of 
                     "data, call a tool such as query_sql; to act, call the tool the user asked for.")
 PROMISE_NOTE = ("Note: your previous reply described a next step but did not take it. Do it now: call "
                 "the tool with the corrected arguments. Do not answer until a tool result gives the numbers.")
-TOOL_FIRST_NOTE = ("Note: answer this question from a tool result: call query_sql or statistics first, "
-                   "even if an earlier answer seems to cover it.")
+REPEATED_CALL_NOTE = ("Not run again: this exact call was already made for this question and its result "
+                      "is above. Answer the question from that result now.")
 _FAKE_RESULT = re.compile(r"<\s*/?\s*tool_response\s*>", re.IGNORECASE)
 
 # a reply that announces work instead of doing it: "Let's try again", "I will now run …"

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..llm.types import ToolSpec
 
-__all__ = ["compact_tools", "CORE_TOOLS"]
+__all__ = ["compact_tools", "CORE_TOOLS", "call_schema", "ANSWER_SCHEMA", "answer_text"]
 
 CORE_TOOLS = frozenset({"query_sql", "statistics"})
 
@@ -47,3 +47,31 @@ def compact_tools(tools: Sequence[ToolSpec], message: str) -> list[ToolSpec]:
         if pattern.search(message or ""):
             wanted |= names
     return [t for t in tools if t.name in wanted or t.name not in _OURS]
+
+
+def call_schema(tools: Sequence[ToolSpec]) -> dict:
+    """A JSON schema whose instances are exactly the calls of ``tools``:
+    ``{"name": <tool>, "arguments": {...}}``. Sent as the response format, it makes a server
+    that constrains output to a schema (llama.cpp does) produce one well-formed call — the
+    way to require a tool call where the server's own ``tool_choice`` cannot."""
+    return {"title": "tool_call", "anyOf": [
+        {"type": "object", "properties": {"name": {"const": t.name},
+                                          "arguments": t.parameters or {"type": "object", "properties": {}}},
+         "required": ["name", "arguments"]} for t in tools]}
+
+
+#: the reply that must be an answer, not a call (for servers without ``tool_choice="none"``)
+ANSWER_SCHEMA: dict = {"title": "answer", "type": "object",
+                       "properties": {"answer": {"type": "string"}}, "required": ["answer"]}
+
+
+def answer_text(text: str) -> str:
+    """The answer inside a reply held to :data:`ANSWER_SCHEMA` (the text itself otherwise)."""
+    import json
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    if isinstance(value, dict) and isinstance(value.get("answer"), str):
+        return value["answer"]
+    return text

@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 import inspect
 import logging
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from ._history import (
     Older, SessionState, classify_older, is_placeholder, memory_signature, message_tokens,
     pair_tool_calls, window_start,
 )
+from .anchors import split_anchors
 from ._render import ImageLoader, images_of, needs_marker, render_record
 from ._text import time_marker
 from .budget import Budget
@@ -120,9 +122,10 @@ class ContextBuilder:
         ``base_prompt`` replaces the builder's base prompt for this request (the compact one
         for small models). The fixed part of the system prompt is the first message, the data
         schema and memory a second system message (see :func:`.prompt.split_system_prompt`).
-        ``history="turn"`` sends the current question's records only, with the earlier questions
-        and their answers as a short block of text in the second system message (a small model
-        copies earlier answers and tool results when it sees them as conversation).
+        ``history="turn"`` sends the current question's records only; when the question refers
+        back to earlier ones, the last questions and their answers go as a short block of text in
+        the second system message (a small model copies earlier answers, filters and tool
+        results when it sees them as conversation).
         """
         with self._lock:
             state = self._state(session_id)
@@ -130,7 +133,7 @@ class ContextBuilder:
             fixed, context = split_system_prompt(self._prompt_parts(session_id, data_schema, base_prompt))
             tag = self._guards.tag(session_id)
             current = _current_turn(state) if history == "turn" else None
-            if current is not None:
+            if current is not None and refers_back(state.raw[current].content or ""):
                 earlier = earlier_turns(state.raw[:current], self._clean_for_digest(tag))
                 if earlier:
                     block = wrap(tag, "\n" + earlier + "\n")
@@ -407,6 +410,18 @@ class ContextBuilder:
 
 
 EARLIER_HEADER = "Earlier questions in this notebook and the answers given (for reference; compute new numbers with a tool):"
+
+
+_REFERS_BACK = re.compile(
+    r"^\W*(?:and|also|but|so|then|now|ok|okay|what\s+about|how\s+about|same|instead)\b|"
+    r"\b(?:that|those|these|it|its|them|they|this\s+one|the\s+same|previous|above|before|earlier|last\s+(?:one|answer|result)|again)\b",
+    re.IGNORECASE)
+
+
+def refers_back(question: str) -> bool:
+    """The question leans on an earlier one ("And for 2021?", "Why is that so high?"). Only then
+    are earlier questions shown: a small model copies their filters into a standalone question."""
+    return bool(_REFERS_BACK.search(split_anchors(question)[2]))
 
 
 def _current_turn(state: SessionState) -> int | None:
