@@ -104,10 +104,14 @@ def auto_title_on(settings: Any, profile: dict[str, Any], backend: Backend) -> b
     return _flag(settings.auto_title, profile, "auto_title", backend, "auto_title_default")
 
 
-def schema_in_prompt_on(settings: Any, backend: Backend) -> bool:
+def schema_in_prompt_on(settings: Any, backend: Backend, tool_set: str = "full") -> bool:
+    """``ShellAgent.schema_in_prompt``, else on for local models and the compact tool set
+    (whose short prompt tells the model the columns are listed)."""
     setting = getattr(settings, "schema_in_prompt", None)
     if setting is not None:
         return bool(setting)
+    if tool_set == "compact":
+        return True
     return _is_local(backend)
 
 

@@ -633,6 +633,7 @@ class Agent:
             except Exception:
                 log.exception("namespace callable failed")
         profile = self._profile_dict(session)
+        tool_set = tool_set_for(settings, profile, backend)
         self._follow_profile_tools(session, start=True)
         sid = session.id
 
@@ -647,9 +648,8 @@ class Agent:
                        namespace=namespace,
                        settings=settings, clock=self._clock,
                        budget=_context.make_budget(backend, profile, settings.max_context_tokens),
-                       schema_in_prompt=schema_in_prompt_on(settings, backend),
-                       tool_set=tool_set_for(settings, profile, backend),
-                       require_tool_first=tool_set_for(settings, profile, backend) == "compact")
+                       schema_in_prompt=schema_in_prompt_on(settings, backend, tool_set),
+                       tool_set=tool_set, require_tool_first=tool_set == "compact")
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:
