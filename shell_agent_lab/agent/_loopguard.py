@@ -33,6 +33,7 @@ _PROMISE = re.compile(
     r"\b[^.!?\n]{0,80}?\b(?:try|retry|run|re-?run|call|use|query|check|fix|correct|compute|calculate|"
     r"execute|adjust|modify|rewrite|cast|convert|quote|look|inspect|find|get|fetch)(?:s|es|ed|ing)?\b",
     re.IGNORECASE)
+_SQL_IN_TEXT = re.compile(r"```\s*(?:sql|duckdb)\s*\n\s*(?:SELECT|WITH)\b", re.IGNORECASE)
 _TRY_AGAIN = re.compile(r"\btry(?:ing)?\s+(?:it\s+|this\s+)?again\b|\bretry\b", re.IGNORECASE)
 
 
@@ -50,14 +51,17 @@ def strip_fake_result(text: str) -> str:
 
 
 def promises_next_step(text: str) -> bool:
-    """The reply's last sentences announce an action ("Let's try again with …") and hold no
-    answer. Only the end of the reply counts: an answer that mentions what it did earlier, or
-    closes with an offer, still answers."""
+    """The reply's last sentences announce an action ("Let's try again with …"), or it writes out
+    a query instead of running it, and holds no closed-form answer. Only the end of the reply
+    counts for the words: an answer that mentions what it did earlier, or closes with an
+    offer, still answers."""
     tail = text.strip()[-300:]
     if not tail:
         return False
     if re.search(r"@\w+\[", tail):          # a closed-form answer is an answer
         return False
+    if _SQL_IN_TEXT.search(text):            # the query written out instead of run
+        return True
     if tail.rstrip().endswith("?"):         # a question to the user is a reply
         return False
     last = re.split(r"(?<=[.!:])\s+|\n+", tail)

@@ -55,6 +55,9 @@ _BATCH = 8_192
 _MAX_REPAIRS = 3
 #: how exports write a missing value in a text column (compared lower-case, trimmed)
 _MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "-", "--", "?", "missing", "#n/a")
+#: dates written as text, and how DuckDB reads each ("" = a plain CAST)
+_DATE_TEXTS = ((r"\d{4}-\d{2}-\d{2}", "DATE"), (r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?", "TIMESTAMP"),
+               (r"\d{1,2}/\d{1,2}/\d{4}", "%m/%d/%Y"), (r"\d{1,2}\.\d{1,2}\.\d{4}", "%d.%m.%Y"))
 #: a number written as text: currency, sign, separators, decimals, exponent, %, footnote mark
 _TEXT_NUMBER = (r"[$€£¥+\-−(]*\s*[$€£¥]?\s*\d[\d,\s]*(\.\d+)?([eE][+-]?\d+)?\s*%?\s*"
                 r"(\[[^\]]*\]|\*+|†)?\s*\)?")
@@ -406,7 +409,10 @@ class AnalysisEngine:
                     f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_TEXT_NUMBER)})) AS n{i}, "
                     f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE lower({c}) IN ({markers})) AS m{i}, "
                     f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE regexp_full_match({c}, "
-                    f"{_staging.sql_literal(_TEXT_NUMBER)}) AND regexp_matches({c}, '[^0-9.-]')) AS x{i}")
+                    f"{_staging.sql_literal(_TEXT_NUMBER)}) AND regexp_matches({c}, '[^0-9.-]')) AS x{i}, "
+                    + ", ".join(f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(rx)})) AS d{i}_{k}"
+                                for k, (rx, _) in enumerate(_DATE_TEXTS))
+                    + f", max(TRY_CAST(split_part({c}, '/', 1) AS INTEGER)) AS f{i}")
             sql = f"SELECT {', '.join(parts)} FROM (SELECT * FROM {quote_ident(canonical)} LIMIT {int(rows)})"
             try:
                 row = self._conn.execute(sql).fetchall()[0]
@@ -414,10 +420,16 @@ class AnalysisEngine:
                 log.debug("column profile of %s failed", name, exc_info=True)
                 return {}
         out: dict[str, dict[str, Any]] = {}
+        width = 5 + len(_DATE_TEXTS)
         for i, column in enumerate(text):
-            present, numeric, missing, messy = row[4 * i: 4 * i + 4]
-            out[column] = {"text_numbers": bool(present) and numeric >= 0.9 * present,
-                           "missing": list(missing or [])[:4], "examples": list(messy or [])[:2]}
+            present, numeric, missing, messy, *dates, first = row[width * i: width * (i + 1)]
+            date_format = ""
+            for (_, fmt), count in zip(_DATE_TEXTS, dates):
+                if present and count >= 0.9 * present:
+                    date_format = "%d/%m/%Y" if fmt == "%m/%d/%Y" and (first or 0) > 12 else fmt
+            out[column] = {"text_numbers": bool(present) and numeric >= 0.9 * present and not date_format,
+                           "missing": list(missing or [])[:4], "examples": list(messy or [])[:2],
+                           "date_format": date_format}
         return out
 
     def set_description(self, name: str, description: str) -> None:

@@ -39,13 +39,19 @@ def _kind(info: Any) -> str:
 
 
 def _column_line(column: str, type_: str, samples: Sequence[str], hints: dict[str, Any]) -> str:
-    shown = list(dict.fromkeys(s for s in samples if s not in _NOT_VALUES))[:3]
+    shown = list(dict.fromkeys(s for s in samples if s not in _NOT_VALUES))[:2]
     for extra in hints.get("examples") or ():
-        if extra not in shown and len(shown) < 4:
+        if extra not in shown and len(shown) < 3:
             shown.append(extra)
-    line = f"- {sql_name(column)} {type_}"
+    name = sql_name(column)
+    line = f"- {name} {type_}"
+    date_format = hints.get("date_format") or ""
     if hints.get("text_numbers"):
-        line += f" (numbers stored as text: use num({sql_name(column)}))"
+        line += f" (numbers stored as text: use num({name}))"
+    elif date_format in ("DATE", "TIMESTAMP"):
+        line += f" (dates stored as text: use CAST({name} AS {date_format}))"
+    elif date_format:
+        line += f" (dates stored as text: use strptime({name}, '{date_format}'))"
     if shown:
         line += ": " + " | ".join(_clip(s) for s in shown)
     missing = [m if m else "empty" for m in hints.get("missing") or ()]
@@ -54,7 +60,7 @@ def _column_line(column: str, type_: str, samples: Sequence[str], hints: dict[st
     return line
 
 
-def _clip(text: str, limit: int = 40) -> str:
+def _clip(text: str, limit: int = 28) -> str:
     text = str(text).replace("\n", " ")
     return text if len(text) <= limit else text[:limit - 1] + "…"
 

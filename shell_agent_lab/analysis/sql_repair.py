@@ -224,7 +224,7 @@ def _function_names(sql: str, error: str, columns: Sequence[Column]) -> Repair |
     wrong = match.group(1)
     right = FUNCTION_NAMES.get(wrong.lower())
     if right is None:
-        return None
+        return _column_read_as_call(sql, wrong, columns)
     pattern = re.compile(r"(?<![\w.\"])" + re.escape(wrong) + r"\s*\(", re.IGNORECASE)
     if right.endswith(" "):
         fixed = _rewrite_calls(sql, pattern, right)
@@ -233,6 +233,28 @@ def _function_names(sql: str, error: str, columns: Sequence[Column]) -> Repair |
     if fixed == sql:
         return None
     return Repair(fixed, f"used {_SHOWN.get(right, right + '()')} for {wrong}()")
+
+
+def _column_read_as_call(sql: str, wrong: str, columns: Sequence[Column]) -> Repair | None:
+    """``Unit_Price(USD)`` for the column "Unit Price (USD)": a name with brackets, written bare
+    and in another spelling, parses as a call of a function that does not exist."""
+    pattern = re.compile(r"(?<![\w.\"])" + re.escape(wrong) + r"\s*\(([^()]*)\)", re.IGNORECASE)
+    by_squash: dict[str, set[str]] = {}
+    for column in columns:
+        by_squash.setdefault(_squash(column.name), set()).add(column.name)
+    found: list[str] = []
+
+    def swap(match: re.Match[str]) -> str | None:
+        names = by_squash.get(_squash(wrong + match.group(1)), set())
+        if len(names) != 1:
+            return None
+        name = next(iter(names))
+        found.append(name)
+        return sql_name(name)
+    fixed = _replace_free(sql, pattern, swap)
+    if not found:
+        return None
+    return Repair(fixed, f"used the column {sql_name(found[0])} for {wrong}(…)")
 
 
 _SHOWN = {"count(DISTINCT ": "count(DISTINCT …)", "ISNULL ": "… IS NULL", "NOTNULL ": "… IS NOT NULL",

@@ -79,6 +79,13 @@ class _Data:
         sql = f"SELECT {', '.join(exprs)} FROM {sql_name(self.table)} WHERE {filters}"
         result = self.engine.query(sql, path="analyze", cancel=self.ctx.cancel)
         rows = [r for r in result.rows if all(not (isinstance(v, float) and math.isnan(v)) for v in r)]
+        if not rows:
+            texts = [name for (name, numeric), expr in zip(columns, exprs) if numeric and expr.startswith("num(")]
+            if texts:
+                raise ToolError(f"{', '.join(sql_name(self._column(n)) for n in texts)} holds text, not numbers. "
+                                "For counts and shares of categories use query_sql (count(*), GROUP BY).")
+            raise ToolError("no rows have values in " + ", ".join(n for n, _ in columns)
+                            + (f" where {self.where}" if self.where.strip() else "") + ".")
         return rows
 
 

@@ -256,3 +256,8 @@ def test_the_embedded_model_is_held_to_schemas_not_tool_choice():
     options = backend._options(ChatOptions(tool_choice="required"))
     assert options.tool_choice is None and options.max_output_tokens and options.temperature == 0.0
     assert Capabilities().tool_choice is True
+
+
+def test_sql_written_out_instead_of_run_is_a_promise():
+    assert promises_next_step("To fix the error, here's the corrected query:\n```sql\nSELECT 1\n```")
+    assert not promises_next_step("I ran:\n```sql\nSELECT 1\n```\n@n[1]")

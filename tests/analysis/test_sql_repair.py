@@ -131,3 +131,31 @@ def test_the_num_macro_is_not_mistaken_for_a_macro_stored_in_the_file(tmp_path):
         assert engine.query("SELECT num('1,5') AS n").rows == [(15.0,)]
     finally:
         engine.close()
+
+
+def test_a_bracketed_name_written_bare_is_not_a_function_call():
+    columns = [Column("df", "Unit Price (USD)", "DOUBLE"), Column("df", "Units", "BIGINT")]
+    sql = "SELECT sum(Units * Unit_Price(USD)) FROM df"
+    error = 'Catalog Error: Scalar Function with name unit_price does not exist! Did you mean "union_extract"?'
+    found = repair(sql, error, columns)
+    assert found.sql == 'SELECT sum(Units * "Unit Price (USD)") FROM df'
+
+
+def test_the_schema_tells_how_to_read_text_numbers_and_text_dates():
+    import io
+
+    from shell_agent_lab.analysis.prompt_schema import schema_block
+    frame = pd.read_csv(io.StringIO(
+        "Region,Mar.2020,Order Date,EU,ISO\n"
+        "West,\"1,000\",03/15/2021,15.03.2021,2021-03-15\n"
+        "East,630308[495000-801000],12/01/2021,01.12.2021,2021-12-01\n"
+        "North,-,12/02/2021,02.12.2021,2021-12-02\n"))
+    engine = AnalysisEngine(None, namespace=lambda: {"df": frame})
+    try:
+        text = schema_block(engine.tables(), engine)
+    finally:
+        engine.close()
+    assert '- "Mar.2020" VARCHAR (numbers stored as text: use num("Mar.2020")): 1,000 | 630308[495000-801000]' \
+        in text and "missing written as -" in text
+    assert "use strptime(\"Order Date\", '%m/%d/%Y')" in text and "strptime(EU, '%d.%m.%Y')" in text
+    assert "CAST(ISO AS DATE)" in text and "- Region VARCHAR: West | East" in text
