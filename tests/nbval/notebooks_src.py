@@ -33,6 +33,10 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", "r = %agent Which region had the highest total revenue in the sales table? Record the answer "
                  "as a finding with promote_finding."),
         ("code", "r.sql"),
+        ("md", "Ask follow-up questions in the same notebook: each one is answered from a new query, "
+               "never from memory of the last answer."),
+        ("code", "%agent What is the average units per product in the sales table?"),
+        ("code", "%agent And which product has the highest total revenue?"),
         ("md", "Tell it something about yourself with `/remember`: it goes to **Global Memory**, which every "
                "notebook sees. (With memory extraction on — the default for remote models — a preference "
                "you state in a question is picked up the same way; see `memory_part1.ipynb`.)"),
@@ -53,6 +57,7 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", READ_ONLY_FREE),
         ("code", "%agent /data"),
         ("code", "%agent Draw a line chart of revenue by month from the monthly DataFrame."),
+        ("code", "%agent Which month had the highest revenue in monthly, and how much was it?"),
         ("md", "The DataFrame is live: add a column and `/data` shows it at once; the next question can use it."),
         ("code", "monthly[\"revenue_k\"] = (monthly[\"revenue\"] / 1000).round(1)\n%agent /data"),
     ],
