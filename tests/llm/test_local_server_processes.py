@@ -13,15 +13,16 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
+from shell_agent_lab import __version__
 from shell_agent_lab.llm.errors import UnreachableError
 from shell_agent_lab.llm.llama_client import LlamaServer, shutdown_servers, stop_all_servers
 from shell_agent_lab.llm.llama_http import UrllibHttp
 from shell_agent_lab.llm.llama_policy import IdlePolicy
-from shell_agent_lab.llm.llama_state import ModelSpec, ServerPaths, pid_alive, read_state, write_state
+from shell_agent_lab.llm.llama_state import (ModelSpec, ServerPaths, ServerState, pid_alive, read_state,
+                                             write_state)
 from shell_agent_lab.llm.local import LocalBackend
 from shell_agent_lab.llm.types import Message
 
@@ -31,7 +32,6 @@ N_CTX = 512
 
 CLIENT = r"""
 import json, os, sys, time
-from pathlib import Path
 from shell_agent_lab.llm.llama_client import stop_all_servers
 from shell_agent_lab.llm.llama_policy import IdlePolicy
 from shell_agent_lab.llm.local import LocalBackend
@@ -145,9 +145,6 @@ def test_a_state_file_with_a_dead_pid_is_replaced(model, models_dir):
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     spec = ModelSpec.of_file(model, n_ctx=N_CTX)
-    from shell_agent_lab import __version__
-    from shell_agent_lab.llm.llama_state import ServerState
-
     write_state(paths.state, ServerState(pid=gone.pid, token="old", status="ready", model=spec.path,
                                          fingerprint=spec.fingerprint, n_ctx=N_CTX, n_parallel=1,
                                          version=__version__, engine="fake", port=9))
