@@ -18,8 +18,8 @@ from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
-from ._loopguard import (EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE, LoopDetector,
-                         grounding_note,
+from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
+                         LoopDetector, grounding_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools
@@ -203,6 +203,7 @@ class _Turn:
         tools = env.registry.specs(ctx, env.disabled)
         if env.tool_set == "compact":
             tools = compact_tools(tools, self._message)
+        self._offered = {t.name for t in tools}
         response_format = None
         if not tools:
             tool_choice = None
@@ -359,6 +360,7 @@ class _Turn:
         self._message = message
         self._evidence: list[str] = [message]
         self._done_calls: set[str] = set()
+        self._offered: set[str] = set()
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -417,6 +419,11 @@ class _Turn:
             text = env.builder.clean_reply(self.sid, response.text or "")
             if answering and not response.tool_calls:
                 text = answer_text(text)
+            if not response.tool_calls and env.tool_set == "compact" and "query_sql" in self._offered:
+                sql = written_query(text)
+                if sql is not None:        # the query it wrote out is the call it meant to make
+                    response.tool_calls = [ToolCall(id="", name="query_sql", arguments={"sql": sql})]
+                    text = ""
             if not response.tool_calls:
                 if imitates_tool_result(text):
                     text = strip_fake_result(text)   # never shown or kept: its numbers were invented
@@ -457,7 +464,8 @@ class _Turn:
             self._check_data()
             notes, self._pending_notes = self._pending_notes, []
             if repeated == len(response.tool_calls):
-                choice = "none"     # it has its results and asks again: the next reply must answer
+                # it has its results and asks again: the next reply must answer
+                choice, notes = "none", [*notes, ANSWER_NOTE]
         self.reply.text = MAX_ROUNDS_TEXT
 
 def run_turn(env: TurnEnv, message: str) -> Reply:

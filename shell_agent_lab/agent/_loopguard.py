@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
+__all__ = ["written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
            "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
@@ -22,6 +22,8 @@ FAKE_RESULT_NOTE = ("Note: your previous reply made up a tool result instead of 
                     "data, call a tool such as query_sql; to act, call the tool the user asked for.")
 PROMISE_NOTE = ("Note: your previous reply described a next step but did not take it. Do it now: call "
                 "the tool with the corrected arguments. Do not answer until a tool result gives the numbers.")
+ANSWER_NOTE = ("Note: the results above are all you need. Answer the question now from them, in the "
+               "format the question asks for.")
 REPEATED_CALL_NOTE = ("Not run again: this exact call was already made for this question and its result "
                       "is above. Answer the question from that result now.")
 _FAKE_RESULT = re.compile(r"<\s*/?\s*tool_response\s*>", re.IGNORECASE)
@@ -35,6 +37,18 @@ _PROMISE = re.compile(
     re.IGNORECASE)
 _SQL_IN_TEXT = re.compile(r"```\s*(?:sql|duckdb)\s*\n\s*(?:SELECT|WITH)\b", re.IGNORECASE)
 _TRY_AGAIN = re.compile(r"\btry(?:ing)?\s+(?:it\s+|this\s+)?again\b|\bretry\b", re.IGNORECASE)
+
+
+_FENCED_SQL = re.compile(r"```\s*(?:sql|duckdb)\s*\n(\s*(?:SELECT|WITH)\b.*?)```", re.IGNORECASE | re.S)
+
+
+def written_query(text: str) -> str | None:
+    """The query a reply wrote out instead of running it (a fenced SELECT and no closed-form
+    answer), or None."""
+    match = _FENCED_SQL.search(text)
+    if not match or re.search(r"@\w+\[", text):
+        return None
+    return match.group(1).strip().rstrip(";").strip() or None
 
 
 def imitates_tool_result(text: str) -> bool:

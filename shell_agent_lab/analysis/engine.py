@@ -405,6 +405,7 @@ class AnalysisEngine:
             for i, column in enumerate(text):
                 c = f"trim({quote_ident(column)})"
                 parts.append(
+                    f"count(*) FILTER (WHERE {c} IS NULL) AS z{i}, "
                     f"count(*) FILTER (WHERE {c} IS NOT NULL AND lower({c}) NOT IN ({markers})) AS p{i}, "
                     f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_TEXT_NUMBER)})) AS n{i}, "
                     f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE lower({c}) IN ({markers})) AS m{i}, "
@@ -420,9 +421,10 @@ class AnalysisEngine:
                 log.debug("column profile of %s failed", name, exc_info=True)
                 return {}
         out: dict[str, dict[str, Any]] = {}
-        width = 5 + len(_DATE_TEXTS)
+        width = 6 + len(_DATE_TEXTS)
         for i, column in enumerate(text):
-            present, numeric, missing, messy, *dates, first = row[width * i: width * (i + 1)]
+            nulls, present, numeric, missing, messy, *dates, first = row[width * i: width * (i + 1)]
+            missing = (["NULL"] if nulls else []) + list(missing or [])
             date_format = ""
             for (_, fmt), count in zip(_DATE_TEXTS, dates):
                 if present and count >= 0.9 * present:
@@ -510,9 +512,12 @@ class AnalysisEngine:
         out: list[Column] = []
         for name in sorted(self._known()):
             try:
-                out.extend(Column(name, c, t) for c, t in self._columns(name))
+                columns = self._columns(name)
             except duckdb.Error:
                 continue
+            profile = self.column_profile(name)
+            out.extend(Column(name, c, t, text_numbers=bool(profile.get(c, {}).get("text_numbers")),
+                              date_format=profile.get(c, {}).get("date_format") or "") for c, t in columns)
         return out
 
     def preview(self, name: str, limit: int = 10) -> QueryResult:

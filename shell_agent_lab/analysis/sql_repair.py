@@ -67,6 +67,16 @@ class Column:
     table: str
     name: str
     type: str = ""
+    #: a text column holding numbers written as text (read with num())
+    text_numbers: bool = False
+    #: a text column holding dates: "DATE" / "TIMESTAMP" (a plain CAST) or a strptime format
+    date_format: str = ""
+
+    def as_date(self) -> str:
+        """This column read as a date or timestamp, in SQL."""
+        if self.date_format in ("DATE", "TIMESTAMP"):
+            return f"CAST({sql_name(self.name)} AS {self.date_format})"
+        return f"strptime({sql_name(self.name)}, '{self.date_format}')"
 
     @property
     def is_text(self) -> bool:
@@ -321,7 +331,7 @@ def _text_numbers(sql: str, error: str, columns: Sequence[Column]) -> Repair | N
     operator = _TEXT_OPERATOR.search(error)
     if not function and not operator:
         return None
-    text_columns = sorted({c.name for c in columns if c.is_text}, key=len, reverse=True)
+    text_columns = sorted({c.name for c in columns if c.is_text and c.text_numbers}, key=len, reverse=True)
     if not text_columns:
         return None
     names = "|".join(re.escape(sql_name(n)) + ("" if needs_quotes(n) else r"\b") for n in text_columns)
@@ -350,6 +360,31 @@ def _text_numbers(sql: str, error: str, columns: Sequence[Column]) -> Repair | N
                   + ", ".join(dict.fromkeys(wrapped)) + " as numbers with num()")
 
 
+_DATE_FUNCTIONS = ("strftime", "year", "month", "day", "dayofweek", "dayname", "monthname", "week",
+                   "quarter", "date_part", "date_trunc", "datepart", "datetrunc", "extract", "weekday",
+                   "dayofmonth", "dayofyear", "hour", "isodow", "yearweek", "last_day", "date_diff", "datediff")
+_DATE_ERROR = re.compile(r"(?:" + "|".join(_DATE_FUNCTIONS) + r")\((?:[^)]*\b)?(?:VARCHAR|STRING)", re.IGNORECASE)
+
+
+def _text_dates(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
+    """Dates stored as text given to a date function: read with strptime (or CAST) first."""
+    if not _DATE_ERROR.search(error):
+        return None
+    dated = sorted((c for c in columns if c.is_text and c.date_format), key=lambda c: len(c.name), reverse=True)
+    changed: list[str] = []
+    for column in dated:
+        name = sql_name(column.name)
+        tail = "" if needs_quotes(column.name) else r"\b"
+        pattern = re.compile(r"(?<=[(,])(\s*)" + re.escape(name) + tail + r"(?=\s*[,)])", re.IGNORECASE)
+        fixed = _replace_free(sql, pattern, lambda m, c=column: m.group(1) + c.as_date(), identifiers=False)
+        if fixed != sql:
+            changed.append(column.as_date())
+            sql = fixed
+    if not changed:
+        return None
+    return Repair(sql, "read the dates stored as text with " + ", ".join(changed))
+
+
 def repair(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
     """The statement with the mistake behind ``error`` fixed, or None (see the module text)."""
     for attempt in (lambda: _backticks(sql, columns) if "`" in sql else None,
@@ -358,6 +393,7 @@ def repair(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
                     lambda: _function_names(sql, error, columns),
                     lambda: _single_quoted_names(sql, columns) if "STRING_LITERAL" in error
                     or "VARCHAR" in error else None,
+                    lambda: _text_dates(sql, error, columns),
                     lambda: _text_numbers(sql, error, columns)):
         found = attempt()
         if found is not None and found.sql != sql:
