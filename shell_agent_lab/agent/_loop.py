@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -103,6 +104,10 @@ def _replay_meta(response: Response) -> dict[str, Any] | None:
     except (TypeError, ValueError):
         return None
     return {"extra": dict(response.extra)}
+
+
+#: the footer of a result the model saw only in part (see analysis.tools_data)
+_LISTING = re.compile(r"\(\d[\d,]* rows; first \d[\d,]* shown\)")
 
 
 def _call_key(call: ToolCall) -> str:
@@ -241,7 +246,9 @@ class _Turn:
         elif activity.status == "running":
             activity.status = "success"
         activity.summary = _summary(result.content)
-        self._evidence.append(result.content or "")
+        if not _LISTING.search(result.content or ""):
+            # a number read off a long listing of rows is not an answer to a question about them
+            self._evidence.append(result.content or "")
         try:
             self._evidence.append(json.dumps(call.arguments, ensure_ascii=False, default=str))
         except (TypeError, ValueError):

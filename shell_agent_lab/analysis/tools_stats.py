@@ -123,6 +123,21 @@ def _describe(values: list[float]) -> list[tuple[str, Any, str]]:
 _MAX_GROUPS = 30
 
 
+def _two_groups_needed(data: "_Data", group: str, levels: list[Any]) -> str:
+    """Why a t-test by ``group`` cannot run, with a ``where`` that picks two of its values."""
+    column = sql_name(data._column(group))
+    everything = data.engine.query(f"SELECT DISTINCT {column} FROM {sql_name(data.table)} WHERE {column} IS NOT NULL "
+                                   "ORDER BY 1 LIMIT 12", path="analyze").rows
+    values = [r[0] for r in everything]
+    pick = [v for v in levels if v in values][:2] or values[:2]
+    pick += [v for v in values if v not in pick][:2 - len(pick)]
+    quoted = ", ".join("'" + str(v).replace("'", "''") + "'" for v in pick)
+    found = ", ".join(map(str, levels[:8])) or "none"
+    return (f"a t-test compares two groups of {group}; the rows selected have {len(levels)} ({found}). "
+            f"{group} holds: {', '.join(map(str, values))}. Pick two with where, e.g. "
+            f"where: \"{column} IN ({quoted})\" (and no other condition on {group}).")
+
+
 def _describe_groups(rows: list[tuple[Any, ...]], group: str) -> list[tuple[str, Any, str]]:
     """``describe`` per value of ``group``: one line per group (count, mean, median, std …)."""
     by: dict[Any, list[float]] = {}
@@ -199,9 +214,7 @@ def _run_test(test: str, data: _Data, args: dict[str, Any]) -> list[tuple[str, A
             rows = data.rows([(x, True), (group, False)])
             levels = sorted({r[1] for r in rows}, key=str)
             if len(levels) != 2:
-                shown = ", ".join(map(str, levels[:8]))
-                raise ToolError(f"{group} has {len(levels)} groups ({shown}); a t-test compares two. "
-                                "Narrow it with 'where', e.g. where: \"" + group + " IN ('a', 'b')\".")
+                raise ToolError(_two_groups_needed(data, group, levels))
             a = np.array([r[0] for r in rows if r[1] == levels[0]])
             b = np.array([r[0] for r in rows if r[1] == levels[1]])
             labels = f"{group}={levels[0]} vs {group}={levels[1]}"

@@ -280,3 +280,18 @@ def test_the_forced_answer_carries_a_note(data_agent):
     agent.run("What is the total of units?")
     from shell_agent_lab.agent._loopguard import ANSWER_NOTE
     assert backend.requests[2].messages[-1].content == ANSWER_NOTE
+
+
+def test_a_number_read_off_a_long_listing_is_not_grounded(store, settings):
+    rows = pd.DataFrame({"v": [float(i) + 0.25 for i in range(80)]})
+    settings.tool_set, settings.approval_policy = "compact", "approve"
+    backend = ScriptedBackend([call("query_sql", {"sql": "SELECT v FROM big"}), "The average is 7.25.",
+                               call("query_sql", {"sql": "SELECT avg(v) AS a FROM big"}), "The average is 39.75."])
+    agent = Agent(store=store, registry=default_registry(), events=EventBus(), settings=settings, backend=backend,
+                  engine_factory=lambda s: AnalysisEngine(None, namespace=lambda: {"big": rows}))
+    agent.open_session(None, notebook_path="listing.ipynb")
+    try:
+        assert agent.run("What is the average of v?").text == "The average is 39.75."
+        assert "7.25" in backend.requests[2].messages[-1].content      # the grounding note named it
+    finally:
+        agent.close()

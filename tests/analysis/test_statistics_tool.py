@@ -83,7 +83,7 @@ def test_describe_by_group_and_where(ctx):
 def test_clear_errors(ctx):
     with pytest.raises(ToolError, match="holds text, not numbers"):
         _statistics(ctx, {"table": "df", "test": "describe", "x": "h"})
-    with pytest.raises(ToolError, match="has 3 groups"):
+    with pytest.raises(ToolError, match="the rows selected have 3 .p, q, r.. h holds: p, q, r. Pick two"):
         _statistics(ctx, {"table": "df", "test": "ttest", "x": "a", "group": "h"})
     with pytest.raises(ToolError, match="no column"):
         _statistics(ctx, {"table": "df", "test": "describe", "x": "nope"})
