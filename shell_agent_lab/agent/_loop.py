@@ -401,7 +401,7 @@ class _Turn:
         Each kind is sent back once per turn; the retry must call a tool."""
         if "promise" not in retried and promises_next_step(text):
             return "promise", PROMISE_NOTE
-        if "ground" not in retried and self.env.engine is not None and _tables(self.env.engine):
+        if "ground" not in retried and self.env.tool_set == "compact" and _tables(self.env.engine):
             loose = ungrounded_numbers(text, self._evidence)
             if loose:
                 return "ground", grounding_note(loose)

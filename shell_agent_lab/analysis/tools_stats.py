@@ -281,11 +281,9 @@ def _statistics(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 def stats_tools() -> list[ToolDescriptor]:
     column = {"type": "string", "description": "Column name as listed."}
     return [ToolDescriptor(
-        "statistics", "Statistics SQL lacks, computed exactly with SciPy on columns of a table or "
-        "DataFrame: describe (mean, median, sample/population std, skewness, kurtosis), pearson, "
-        "spearman, kendall, ttest (x split by a two-valued group column, or x vs y), paired_ttest, "
-        "one_sample_ttest, chi_square (two categorical columns), shapiro, normaltest, "
-        "linear_regression (y on x), zscore_outliers, iqr_outliers.",
+        "statistics", "Exact statistics (SciPy) on columns x and y of a table: describe gives mean, "
+        "median, sample/population std, skewness, kurtosis; also correlations, t-tests, chi-square of "
+        "two categorical columns, normality, linear regression of y on x, outlier counts.",
         {"type": "object", "properties": {
             "test": {"type": "string", "enum": list(TESTS)},
             "table": {"type": "string", "description": "Table or DataFrame name."},
