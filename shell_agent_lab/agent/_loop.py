@@ -20,7 +20,7 @@ from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
 from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
-                         LoopDetector, grounding_note, written_query,
+                         LoopDetector, correct_rounding, grounding_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools
@@ -446,6 +446,8 @@ class _Turn:
                     notes, choice = [note], "required"
                     continue
                 if text.strip():
+                    if env.tool_set == "compact":
+                        text = correct_rounding(text, self._evidence[1:])
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True

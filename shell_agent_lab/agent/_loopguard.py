@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-__all__ = ["written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
+__all__ = ["correct_rounding", "written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
            "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
@@ -139,6 +139,48 @@ def ungrounded_numbers(answer: str, sources: Iterable[str], *, ignore_below: flo
         if raw not in out:
             out.append(raw)
     return out
+
+
+def correct_rounding(answer: str, sources: Iterable[str]) -> str:
+    """``answer`` with each number that a tool result holds more precisely, but that was
+    rounded or truncated wrongly on the way (187.30 for 187.294888), rounded right at the
+    precision written. A number near no result, or near two different ones, is left alone."""
+    pool: list[float] = []
+    for source in sources:
+        pool.extend(value for value, decimals, _ in _numbers(source or "") if decimals > 0 or abs(value) > 10)
+    if not pool:
+        return answer
+
+    def fix(match: re.Match[str]) -> str:
+        raw = match.group(0)
+        plain = raw.replace(",", "").replace("−", "-")
+        if "e" in plain.lower() or "." not in plain:
+            return raw
+        decimals = len(plain.split(".")[1])
+        value = float(plain)
+        step = 10.0 ** -decimals
+        near = {s for s in pool if abs(s - value) <= step * 1.0000001 and s != value}
+        if not near or any(abs(s - value) < 1e-12 for s in pool):
+            return raw
+        rounded = {round(s, decimals) for s in near}
+        if len(rounded) != 1:
+            return raw
+        right = rounded.pop()
+        if abs(right - value) < step / 10:
+            return raw
+        text = f"{right:,.{decimals}f}" if "," in raw else f"{right:.{decimals}f}"
+        return text.replace("-", "−") if "−" in raw else text
+    # dates and times are left as they are
+    spans = [m.span() for m in _DATE.finditer(answer)]
+    out, last = [], 0
+    for match in _NUMBER.finditer(answer):
+        if any(s <= match.start() < e for s, e in spans):
+            continue
+        out.append(answer[last:match.start()])
+        out.append(fix(match))
+        last = match.end()
+    out.append(answer[last:])
+    return "".join(out)
 
 
 def grounding_note(numbers: list[str]) -> str:

@@ -40,7 +40,7 @@ from .results import QueryResult, TableInfo, is_internal_name, quote_ident, vali
 from .results import first_line as _first_line
 from .settings import AnalysisSettings, parse_size, perfect_hash_bits
 from .sql_gate import GatedSQL, SQLGate
-from .sql_repair import NUM_MACRO, Column, hint as _repair_hint, repair as _repair
+from .sql_repair import NUM_MACRO, Column, hint as _repair_hint, preflight as _preflight, repair as _repair
 from .stable_order import ORDER_SUFFIX
 
 log = logging.getLogger(__name__)
@@ -483,6 +483,11 @@ class AnalysisEngine:
         with self._lock:
             repairs: list[str] = []
             current = sql
+            if "'" in sql:
+                early = _preflight(sql, self._columns_in_scope(profile=False))
+                if early is not None:
+                    repairs.append(early.change)
+                    current = early.sql
             while True:
                 try:
                     gated = self.check_sql(current)
@@ -491,7 +496,8 @@ class AnalysisEngine:
                                        fast_sql=gated.fast_sql)
                 except (SQLRejectedError, QueryFailedError) as exc:
                     message = str(exc)
-                    if isinstance(exc, SQLRejectedError) and not message.startswith("SQL syntax error"):
+                    if isinstance(exc, SQLRejectedError) and not (message.startswith("SQL syntax error")
+                                                                  or "unknown table" in message):
                         raise
                     columns = self._columns_in_scope()
                     fixed = _repair(current, message, columns) if len(repairs) < _MAX_REPAIRS else None
@@ -507,17 +513,18 @@ class AnalysisEngine:
                 result.repairs = repairs
                 return result
 
-    def _columns_in_scope(self) -> list[Column]:
-        """Every column of the tables and DataFrames SQL may read (for repairs)."""
+    def _columns_in_scope(self, *, profile: bool = True) -> list[Column]:
+        """Every column of the tables and DataFrames SQL may read (for repairs); ``profile``
+        adds what the text columns hold (numbers, dates)."""
         out: list[Column] = []
         for name in sorted(self._known()):
             try:
                 columns = self._columns(name)
             except duckdb.Error:
                 continue
-            profile = self.column_profile(name)
-            out.extend(Column(name, c, t, text_numbers=bool(profile.get(c, {}).get("text_numbers")),
-                              date_format=profile.get(c, {}).get("date_format") or "") for c, t in columns)
+            hints = self.column_profile(name) if profile else {}
+            out.extend(Column(name, c, t, text_numbers=bool(hints.get(c, {}).get("text_numbers")),
+                              date_format=hints.get(c, {}).get("date_format") or "") for c, t in columns)
         return out
 
     def preview(self, name: str, limit: int = 10) -> QueryResult:

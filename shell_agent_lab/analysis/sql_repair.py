@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Column", "Repair", "repair", "hint", "needs_quotes", "sql_name", "NUM_MACRO", "FUNCTION_NAMES"]
+__all__ = ["Column", "Repair", "repair", "preflight", "hint", "needs_quotes", "sql_name", "NUM_MACRO", "FUNCTION_NAMES"]
 
 #: ``num(x)``: a text number as DOUBLE (NULL when it holds none), created on every engine
 #: connection as a temporary macro
@@ -385,9 +385,58 @@ def _text_dates(sql: str, error: str, columns: Sequence[Column]) -> Repair | Non
     return Repair(sql, "read the dates stored as text with " + ", ".join(changed))
 
 
+_UNKNOWN_TABLE = re.compile(r"unknown table '([^']+)'", re.IGNORECASE)
+
+
+def _the_only_table(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
+    """A made-up table name when the session has exactly one table: that one was meant."""
+    match = _UNKNOWN_TABLE.search(error)
+    tables = sorted({c.table for c in columns})
+    if not match or len(tables) != 1:
+        return None
+    wrong = match.group(1)
+    pattern = re.compile(r"(?<=\b(?:FROM|JOIN)\s)(\s*)\"?" + re.escape(wrong) + r"\"?(?![\w\"])", re.IGNORECASE)
+    fixed = _replace_free(sql, pattern, lambda m: m.group(1) + sql_name(tables[0]), identifiers=False)
+    if fixed == sql:
+        return None
+    return Repair(fixed, f"read {wrong} as {tables[0]}, the only table")
+
+
+def preflight(sql: str, columns: Sequence[Column]) -> Repair | None:
+    """Mistakes that run without an error but read nothing: a column name in single quotes
+    given to a function (``num('Annual salary')``, ``CAST('Hire date' AS DATE)``) is a
+    constant string, never the column."""
+    names = {c.name for c in columns}
+    changed: list[str] = []
+    pattern = re.compile(r"(?<=\()(\s*)'((?:[^']|'')+)'(?=\s*(?:[,)]|AS\b))", re.IGNORECASE)
+
+    def swap(match: re.Match[str]) -> str | None:
+        name = match.group(2).replace("''", "'")
+        if name not in names:
+            return None
+        changed.append(name)
+        return match.group(1) + '"' + name.replace('"', '""') + '"'
+    spans = [m.span() for m in re.finditer(r"--[^\n]*|/\*.*?\*/|\"(?:[^\"]|\"\")*\"", sql, re.S)]
+    out, last = [], 0
+    for match in pattern.finditer(sql):
+        if _inside(spans, match.start(), match.end()):
+            continue
+        replacement = swap(match)
+        if replacement is None:
+            continue
+        out.append(sql[last:match.start()])
+        out.append(replacement)
+        last = match.end()
+    out.append(sql[last:])
+    if not changed:
+        return None
+    return Repair("".join(out), "read " + ", ".join(f"'{n}'" for n in dict.fromkeys(changed)) + " as a column, not a string")
+
+
 def repair(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
     """The statement with the mistake behind ``error`` fixed, or None (see the module text)."""
-    for attempt in (lambda: _backticks(sql, columns) if "`" in sql else None,
+    for attempt in (lambda: _the_only_table(sql, error, columns),
+                    lambda: _backticks(sql, columns) if "`" in sql else None,
                     lambda: _bare_names(sql, columns),
                     lambda: _respelled(sql, error, columns),
                     lambda: _function_names(sql, error, columns),

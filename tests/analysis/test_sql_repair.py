@@ -178,3 +178,24 @@ def test_dates_stored_as_text_are_read_with_their_format(sql, fixed):
     found = repair(sql, _error(sql), COLUMNS)
     assert found is not None and found.sql == fixed
     assert "strptime" in found.change
+
+
+def test_a_column_name_in_single_quotes_given_to_a_function_is_the_column(messy):
+    result = messy.query("SELECT region, avg(num('Mar.2020')) AS m FROM df GROUP BY region ORDER BY region")
+    assert result.sql == 'SELECT region, avg(num("Mar.2020")) AS m FROM df GROUP BY region ORDER BY region'
+    assert result.rows[0][1] == pytest.approx((1000 + 2500.5) / 2)
+    # a string that is only a value stays a value
+    assert messy.query("SELECT 'region' AS x FROM df LIMIT 1").rows == [("region",)]
+
+
+def test_a_made_up_table_name_is_the_only_table(messy):
+    result = messy.query("SELECT count(*) AS n FROM listings")
+    assert result.rows == [(4,)] and result.repairs == ["read listings as df, the only table"]
+
+
+def test_answers_keep_the_tool_results_rounding():
+    from shell_agent_lab.agent._loopguard import correct_rounding
+    sources = ["slope = 187.294888\nintercept = 65354.693339", "count = 3045", "mean = 4.91263"]
+    assert correct_rounding("@slope[187.30], @intercept[65354.70]", sources) == "@slope[187.29], @intercept[65354.69]"
+    assert correct_rounding("@n[3045] about 4.9, @mean[4.91]", sources) == "@n[3045] about 4.9, @mean[4.91]"
+    assert correct_rounding("@x[12.35] on 2021-03-15", sources) == "@x[12.35] on 2021-03-15"
