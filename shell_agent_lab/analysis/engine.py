@@ -497,7 +497,7 @@ class AnalysisEngine:
                 except (SQLRejectedError, QueryFailedError) as exc:
                     message = str(exc)
                     if isinstance(exc, SQLRejectedError) and not (message.startswith("SQL syntax error")
-                                                                  or "unknown table" in message):
+                                                                  or self._made_up_table(message)):
                         raise
                     columns = self._columns_in_scope()
                     fixed = _repair(current, message, columns) if len(repairs) < _MAX_REPAIRS else None
@@ -512,6 +512,18 @@ class AnalysisEngine:
                     continue
                 result.repairs = repairs
                 return result
+
+    def _made_up_table(self, message: str) -> bool:
+        """The gate refused a table name that names nothing in the database (a guess, which a
+        repair may replace); a name the file does hold (a view, say) stays refused."""
+        match = re.search(r"unknown table '([^']+)'", message)
+        if not match:
+            return False
+        rows = self._conn.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE lower(table_name) = lower(?) UNION ALL "
+            "SELECT count(*) FROM duckdb_views() WHERE lower(view_name) = lower(?)",
+            [match.group(1), match.group(1)]).fetchall()
+        return not any(r[0] for r in rows)
 
     def _columns_in_scope(self, *, profile: bool = True) -> list[Column]:
         """Every column of the tables and DataFrames SQL may read (for repairs); ``profile``

@@ -412,7 +412,7 @@ def preflight(sql: str, columns: Sequence[Column]) -> Repair | None:
 
     def swap(match: re.Match[str]) -> str | None:
         name = match.group(2).replace("''", "'")
-        if name not in names:
+        if name not in names or not needs_quotes(name):   # 'day' in datediff('day', …) is a word
             return None
         changed.append(name)
         return match.group(1) + '"' + name.replace('"', '""') + '"'
