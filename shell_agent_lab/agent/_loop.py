@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -18,8 +19,8 @@ from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
-from ._loopguard import (EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE, LoopDetector,
-                         grounding_note,
+from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
+                         LoopDetector, correct_rounding, grounding_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools
@@ -103,6 +104,10 @@ def _replay_meta(response: Response) -> dict[str, Any] | None:
     except (TypeError, ValueError):
         return None
     return {"extra": dict(response.extra)}
+
+
+#: the footer of a result the model saw only in part (see analysis.tools_data)
+_LISTING = re.compile(r"\(\d[\d,]* rows; first \d[\d,]* shown\)")
 
 
 def _call_key(call: ToolCall) -> str:
@@ -203,6 +208,7 @@ class _Turn:
         tools = env.registry.specs(ctx, env.disabled)
         if env.tool_set == "compact":
             tools = compact_tools(tools, self._message)
+        self._offered = {t.name for t in tools}
         response_format = None
         if not tools:
             tool_choice = None
@@ -240,7 +246,9 @@ class _Turn:
         elif activity.status == "running":
             activity.status = "success"
         activity.summary = _summary(result.content)
-        self._evidence.append(result.content or "")
+        if not _LISTING.search(result.content or ""):
+            # a number read off a long listing of rows is not an answer to a question about them
+            self._evidence.append(result.content or "")
         try:
             self._evidence.append(json.dumps(call.arguments, ensure_ascii=False, default=str))
         except (TypeError, ValueError):
@@ -359,6 +367,7 @@ class _Turn:
         self._message = message
         self._evidence: list[str] = [message]
         self._done_calls: set[str] = set()
+        self._offered: set[str] = set()
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -392,7 +401,7 @@ class _Turn:
         Each kind is sent back once per turn; the retry must call a tool."""
         if "promise" not in retried and promises_next_step(text):
             return "promise", PROMISE_NOTE
-        if "ground" not in retried and self.env.engine is not None and _tables(self.env.engine):
+        if "ground" not in retried and self.env.tool_set == "compact" and _tables(self.env.engine):
             loose = ungrounded_numbers(text, self._evidence)
             if loose:
                 return "ground", grounding_note(loose)
@@ -417,6 +426,11 @@ class _Turn:
             text = env.builder.clean_reply(self.sid, response.text or "")
             if answering and not response.tool_calls:
                 text = answer_text(text)
+            if not response.tool_calls and env.tool_set == "compact" and "query_sql" in self._offered:
+                sql = written_query(text)
+                if sql is not None:        # the query it wrote out is the call it meant to make
+                    response.tool_calls = [ToolCall(id="", name="query_sql", arguments={"sql": sql})]
+                    text = ""
             if not response.tool_calls:
                 if imitates_tool_result(text):
                     text = strip_fake_result(text)   # never shown or kept: its numbers were invented
@@ -432,6 +446,8 @@ class _Turn:
                     notes, choice = [note], "required"
                     continue
                 if text.strip():
+                    if env.tool_set == "compact":
+                        text = correct_rounding(text, self._evidence[1:])
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True
@@ -457,7 +473,8 @@ class _Turn:
             self._check_data()
             notes, self._pending_notes = self._pending_notes, []
             if repeated == len(response.tool_calls):
-                choice = "none"     # it has its results and asks again: the next reply must answer
+                # it has its results and asks again: the next reply must answer
+                choice, notes = "none", [*notes, ANSWER_NOTE]
         self.reply.text = MAX_ROUNDS_TEXT
 
 def run_turn(env: TurnEnv, message: str) -> Reply:

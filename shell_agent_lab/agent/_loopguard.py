@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-__all__ = ["LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
+__all__ = ["correct_rounding", "written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
            "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
@@ -22,6 +22,8 @@ FAKE_RESULT_NOTE = ("Note: your previous reply made up a tool result instead of 
                     "data, call a tool such as query_sql; to act, call the tool the user asked for.")
 PROMISE_NOTE = ("Note: your previous reply described a next step but did not take it. Do it now: call "
                 "the tool with the corrected arguments. Do not answer until a tool result gives the numbers.")
+ANSWER_NOTE = ("Note: the results above are all you need. Answer the question now from them, in the "
+               "format the question asks for.")
 REPEATED_CALL_NOTE = ("Not run again: this exact call was already made for this question and its result "
                       "is above. Answer the question from that result now.")
 _FAKE_RESULT = re.compile(r"<\s*/?\s*tool_response\s*>", re.IGNORECASE)
@@ -35,6 +37,18 @@ _PROMISE = re.compile(
     re.IGNORECASE)
 _SQL_IN_TEXT = re.compile(r"```\s*(?:sql|duckdb)\s*\n\s*(?:SELECT|WITH)\b", re.IGNORECASE)
 _TRY_AGAIN = re.compile(r"\btry(?:ing)?\s+(?:it\s+|this\s+)?again\b|\bretry\b", re.IGNORECASE)
+
+
+_FENCED_SQL = re.compile(r"```\s*(?:sql|duckdb)\s*\n(\s*(?:SELECT|WITH)\b.*?)```", re.IGNORECASE | re.S)
+
+
+def written_query(text: str) -> str | None:
+    """The query a reply wrote out instead of running it (a fenced SELECT and no closed-form
+    answer), or None."""
+    match = _FENCED_SQL.search(text)
+    if not match or re.search(r"@\w+\[", text):
+        return None
+    return match.group(1).strip().rstrip(";").strip() or None
 
 
 def imitates_tool_result(text: str) -> bool:
@@ -125,6 +139,48 @@ def ungrounded_numbers(answer: str, sources: Iterable[str], *, ignore_below: flo
         if raw not in out:
             out.append(raw)
     return out
+
+
+def correct_rounding(answer: str, sources: Iterable[str]) -> str:
+    """``answer`` with each number that a tool result holds more precisely, but that was
+    rounded or truncated wrongly on the way (187.30 for 187.294888), rounded right at the
+    precision written. A number near no result, or near two different ones, is left alone."""
+    pool: list[float] = []
+    for source in sources:
+        pool.extend(value for value, decimals, _ in _numbers(source or "") if decimals > 0 or abs(value) > 10)
+    if not pool:
+        return answer
+
+    def fix(match: re.Match[str]) -> str:
+        raw = match.group(0)
+        plain = raw.replace(",", "").replace("−", "-")
+        if "e" in plain.lower() or "." not in plain:
+            return raw
+        decimals = len(plain.split(".")[1])
+        value = float(plain)
+        step = 10.0 ** -decimals
+        near = {s for s in pool if abs(s - value) <= step * 1.0000001 and s != value}
+        if not near or any(abs(s - value) < 1e-12 for s in pool):
+            return raw
+        rounded = {round(s, decimals) for s in near}
+        if len(rounded) != 1:
+            return raw
+        right = rounded.pop()
+        if abs(right - value) < step / 10:
+            return raw
+        text = f"{right:,.{decimals}f}" if "," in raw else f"{right:.{decimals}f}"
+        return text.replace("-", "−") if "−" in raw else text
+    # dates and times are left as they are
+    spans = [m.span() for m in _DATE.finditer(answer)]
+    out, last = [], 0
+    for match in _NUMBER.finditer(answer):
+        if any(s <= match.start() < e for s, e in spans):
+            continue
+        out.append(answer[last:match.start()])
+        out.append(fix(match))
+        last = match.end()
+    out.append(answer[last:])
+    return "".join(out)
 
 
 def grounding_note(numbers: list[str]) -> str:

@@ -40,7 +40,7 @@ from .results import QueryResult, TableInfo, is_internal_name, quote_ident, vali
 from .results import first_line as _first_line
 from .settings import AnalysisSettings, parse_size, perfect_hash_bits
 from .sql_gate import GatedSQL, SQLGate
-from .sql_repair import NUM_MACRO, Column, hint as _repair_hint, repair as _repair
+from .sql_repair import NUM_MACRO, Column, hint as _repair_hint, preflight as _preflight, repair as _repair
 from .stable_order import ORDER_SUFFIX
 
 log = logging.getLogger(__name__)
@@ -405,6 +405,7 @@ class AnalysisEngine:
             for i, column in enumerate(text):
                 c = f"trim({quote_ident(column)})"
                 parts.append(
+                    f"count(*) FILTER (WHERE {c} IS NULL) AS z{i}, "
                     f"count(*) FILTER (WHERE {c} IS NOT NULL AND lower({c}) NOT IN ({markers})) AS p{i}, "
                     f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_TEXT_NUMBER)})) AS n{i}, "
                     f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE lower({c}) IN ({markers})) AS m{i}, "
@@ -420,9 +421,10 @@ class AnalysisEngine:
                 log.debug("column profile of %s failed", name, exc_info=True)
                 return {}
         out: dict[str, dict[str, Any]] = {}
-        width = 5 + len(_DATE_TEXTS)
+        width = 6 + len(_DATE_TEXTS)
         for i, column in enumerate(text):
-            present, numeric, missing, messy, *dates, first = row[width * i: width * (i + 1)]
+            nulls, present, numeric, missing, messy, *dates, first = row[width * i: width * (i + 1)]
+            missing = (["NULL"] if nulls else []) + list(missing or [])
             date_format = ""
             for (_, fmt), count in zip(_DATE_TEXTS, dates):
                 if present and count >= 0.9 * present:
@@ -481,6 +483,11 @@ class AnalysisEngine:
         with self._lock:
             repairs: list[str] = []
             current = sql
+            if "'" in sql:
+                early = _preflight(sql, self._columns_in_scope(profile=False))
+                if early is not None:
+                    repairs.append(early.change)
+                    current = early.sql
             while True:
                 try:
                     gated = self.check_sql(current)
@@ -489,7 +496,8 @@ class AnalysisEngine:
                                        fast_sql=gated.fast_sql)
                 except (SQLRejectedError, QueryFailedError) as exc:
                     message = str(exc)
-                    if isinstance(exc, SQLRejectedError) and not message.startswith("SQL syntax error"):
+                    if isinstance(exc, SQLRejectedError) and not (message.startswith("SQL syntax error")
+                                                                  or self._made_up_table(message)):
                         raise
                     columns = self._columns_in_scope()
                     fixed = _repair(current, message, columns) if len(repairs) < _MAX_REPAIRS else None
@@ -505,14 +513,30 @@ class AnalysisEngine:
                 result.repairs = repairs
                 return result
 
-    def _columns_in_scope(self) -> list[Column]:
-        """Every column of the tables and DataFrames SQL may read (for repairs)."""
+    def _made_up_table(self, message: str) -> bool:
+        """The gate refused a table name that names nothing in the database (a guess, which a
+        repair may replace); a name the file does hold (a view, say) stays refused."""
+        match = re.search(r"unknown table '([^']+)'", message)
+        if not match:
+            return False
+        rows = self._conn.execute(
+            "SELECT count(*) FROM duckdb_tables() WHERE lower(table_name) = lower(?) UNION ALL "
+            "SELECT count(*) FROM duckdb_views() WHERE lower(view_name) = lower(?)",
+            [match.group(1), match.group(1)]).fetchall()
+        return not any(r[0] for r in rows)
+
+    def _columns_in_scope(self, *, profile: bool = True) -> list[Column]:
+        """Every column of the tables and DataFrames SQL may read (for repairs); ``profile``
+        adds what the text columns hold (numbers, dates)."""
         out: list[Column] = []
         for name in sorted(self._known()):
             try:
-                out.extend(Column(name, c, t) for c, t in self._columns(name))
+                columns = self._columns(name)
             except duckdb.Error:
                 continue
+            hints = self.column_profile(name) if profile else {}
+            out.extend(Column(name, c, t, text_numbers=bool(hints.get(c, {}).get("text_numbers")),
+                              date_format=hints.get(c, {}).get("date_format") or "") for c, t in columns)
         return out
 
     def preview(self, name: str, limit: int = 10) -> QueryResult:

@@ -54,9 +54,9 @@ def _column_line(column: str, type_: str, samples: Sequence[str], hints: dict[st
         line += f" (dates stored as text: use strptime({name}, '{date_format}'))"
     if shown:
         line += ": " + " | ".join(_clip(s) for s in shown)
-    missing = [m if m else "empty" for m in hints.get("missing") or ()]
+    missing = [m if m else "''" for m in hints.get("missing") or ()]
     if missing:
-        line += "; missing written as " + " | ".join(_clip(m) for m in missing)
+        line += "; missing: " + " | ".join(_clip(m) for m in missing)
     return line
 
 

@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Column", "Repair", "repair", "hint", "needs_quotes", "sql_name", "NUM_MACRO", "FUNCTION_NAMES"]
+__all__ = ["Column", "Repair", "repair", "preflight", "hint", "needs_quotes", "sql_name", "NUM_MACRO", "FUNCTION_NAMES"]
 
 #: ``num(x)``: a text number as DOUBLE (NULL when it holds none), created on every engine
 #: connection as a temporary macro
@@ -67,6 +67,16 @@ class Column:
     table: str
     name: str
     type: str = ""
+    #: a text column holding numbers written as text (read with num())
+    text_numbers: bool = False
+    #: a text column holding dates: "DATE" / "TIMESTAMP" (a plain CAST) or a strptime format
+    date_format: str = ""
+
+    def as_date(self) -> str:
+        """This column read as a date or timestamp, in SQL."""
+        if self.date_format in ("DATE", "TIMESTAMP"):
+            return f"CAST({sql_name(self.name)} AS {self.date_format})"
+        return f"strptime({sql_name(self.name)}, '{self.date_format}')"
 
     @property
     def is_text(self) -> bool:
@@ -321,7 +331,7 @@ def _text_numbers(sql: str, error: str, columns: Sequence[Column]) -> Repair | N
     operator = _TEXT_OPERATOR.search(error)
     if not function and not operator:
         return None
-    text_columns = sorted({c.name for c in columns if c.is_text}, key=len, reverse=True)
+    text_columns = sorted({c.name for c in columns if c.is_text and c.text_numbers}, key=len, reverse=True)
     if not text_columns:
         return None
     names = "|".join(re.escape(sql_name(n)) + ("" if needs_quotes(n) else r"\b") for n in text_columns)
@@ -350,14 +360,89 @@ def _text_numbers(sql: str, error: str, columns: Sequence[Column]) -> Repair | N
                   + ", ".join(dict.fromkeys(wrapped)) + " as numbers with num()")
 
 
+_DATE_FUNCTIONS = ("strftime", "year", "month", "day", "dayofweek", "dayname", "monthname", "week",
+                   "quarter", "date_part", "date_trunc", "datepart", "datetrunc", "extract", "weekday",
+                   "dayofmonth", "dayofyear", "hour", "isodow", "yearweek", "last_day", "date_diff", "datediff")
+_DATE_ERROR = re.compile(r"(?:" + "|".join(_DATE_FUNCTIONS) + r")\((?:[^)]*\b)?(?:VARCHAR|STRING)", re.IGNORECASE)
+
+
+def _text_dates(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
+    """Dates stored as text given to a date function: read with strptime (or CAST) first."""
+    if not _DATE_ERROR.search(error):
+        return None
+    dated = sorted((c for c in columns if c.is_text and c.date_format), key=lambda c: len(c.name), reverse=True)
+    changed: list[str] = []
+    for column in dated:
+        name = sql_name(column.name)
+        tail = "" if needs_quotes(column.name) else r"\b"
+        pattern = re.compile(r"(?<=[(,])(\s*)" + re.escape(name) + tail + r"(?=\s*[,)])", re.IGNORECASE)
+        fixed = _replace_free(sql, pattern, lambda m, c=column: m.group(1) + c.as_date(), identifiers=False)
+        if fixed != sql:
+            changed.append(column.as_date())
+            sql = fixed
+    if not changed:
+        return None
+    return Repair(sql, "read the dates stored as text with " + ", ".join(changed))
+
+
+_UNKNOWN_TABLE = re.compile(r"unknown table '([^']+)'", re.IGNORECASE)
+
+
+def _the_only_table(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
+    """A made-up table name when the session has exactly one table: that one was meant."""
+    match = _UNKNOWN_TABLE.search(error)
+    tables = sorted({c.table for c in columns})
+    if not match or len(tables) != 1:
+        return None
+    wrong = match.group(1)
+    pattern = re.compile(r"(?<=\b(?:FROM|JOIN)\s)(\s*)\"?" + re.escape(wrong) + r"\"?(?![\w\"])", re.IGNORECASE)
+    fixed = _replace_free(sql, pattern, lambda m: m.group(1) + sql_name(tables[0]), identifiers=False)
+    if fixed == sql:
+        return None
+    return Repair(fixed, f"read {wrong} as {tables[0]}, the only table")
+
+
+def preflight(sql: str, columns: Sequence[Column]) -> Repair | None:
+    """Mistakes that run without an error but read nothing: a column name in single quotes
+    given to a function (``num('Annual salary')``, ``CAST('Hire date' AS DATE)``) is a
+    constant string, never the column."""
+    names = {c.name for c in columns}
+    changed: list[str] = []
+    pattern = re.compile(r"(?<=\()(\s*)'((?:[^']|'')+)'(?=\s*(?:[,)]|AS\b))", re.IGNORECASE)
+
+    def swap(match: re.Match[str]) -> str | None:
+        name = match.group(2).replace("''", "'")
+        if name not in names or not needs_quotes(name):   # 'day' in datediff('day', …) is a word
+            return None
+        changed.append(name)
+        return match.group(1) + '"' + name.replace('"', '""') + '"'
+    spans = [m.span() for m in re.finditer(r"--[^\n]*|/\*.*?\*/|\"(?:[^\"]|\"\")*\"", sql, re.S)]
+    out, last = [], 0
+    for match in pattern.finditer(sql):
+        if _inside(spans, match.start(), match.end()):
+            continue
+        replacement = swap(match)
+        if replacement is None:
+            continue
+        out.append(sql[last:match.start()])
+        out.append(replacement)
+        last = match.end()
+    out.append(sql[last:])
+    if not changed:
+        return None
+    return Repair("".join(out), "read " + ", ".join(f"'{n}'" for n in dict.fromkeys(changed)) + " as a column, not a string")
+
+
 def repair(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
     """The statement with the mistake behind ``error`` fixed, or None (see the module text)."""
-    for attempt in (lambda: _backticks(sql, columns) if "`" in sql else None,
+    for attempt in (lambda: _the_only_table(sql, error, columns),
+                    lambda: _backticks(sql, columns) if "`" in sql else None,
                     lambda: _bare_names(sql, columns),
                     lambda: _respelled(sql, error, columns),
                     lambda: _function_names(sql, error, columns),
                     lambda: _single_quoted_names(sql, columns) if "STRING_LITERAL" in error
                     or "VARCHAR" in error else None,
+                    lambda: _text_dates(sql, error, columns),
                     lambda: _text_numbers(sql, error, columns)):
         found = attempt()
         if found is not None and found.sql != sql:

@@ -34,11 +34,14 @@ def _fmt(value: Any) -> str:
         return "NaN"
     if value != 0 and (abs(value) < 1e-4 or abs(value) >= 1e12):
         return f"{value:.6e}"
+    if abs(value) < 1:               # six significant digits (a p-value of 0.00141543)
+        return f"{value:.6g}"
     return f"{value:.6f}".rstrip("0").rstrip(".") if abs(value) < 1e6 else f"{value:.4f}"
 
 
 def _lines(pairs: list[tuple[str, Any, str]]) -> str:
-    return "\n".join(f"{name} = {_fmt(value)}" + (f"   ({note})" if note else "") for name, value, note in pairs)
+    return "\n".join((f"{name}: {value}" if isinstance(value, str) else f"{name} = {_fmt(value)}")
+                     + (f"   ({note})" if note else "") for name, value, note in pairs)
 
 
 class _Data:
@@ -117,12 +120,50 @@ def _describe(values: list[float]) -> list[tuple[str, Any, str]]:
             ("kurtosis", series.kurt(), "excess, bias-corrected, like pandas .kurt()")]
 
 
+_MAX_GROUPS = 30
+
+
+def _two_groups_needed(data: "_Data", group: str, levels: list[Any]) -> str:
+    """Why a t-test by ``group`` cannot run, with a ``where`` that picks two of its values."""
+    column = sql_name(data._column(group))
+    everything = data.engine.query(f"SELECT DISTINCT {column} FROM {sql_name(data.table)} WHERE {column} IS NOT NULL "
+                                   "ORDER BY 1 LIMIT 12", path="analyze").rows
+    values = [r[0] for r in everything]
+    pick = [v for v in levels if v in values][:2] or values[:2]
+    pick += [v for v in values if v not in pick][:2 - len(pick)]
+    quoted = ", ".join("'" + str(v).replace("'", "''") + "'" for v in pick)
+    found = ", ".join(map(str, levels[:8])) or "none"
+    return (f"a t-test compares two groups of {group}; the rows selected have {len(levels)} ({found}). "
+            f"{group} holds: {', '.join(map(str, values))}. Pick two with where, e.g. "
+            f"where: \"{column} IN ({quoted})\" (and no other condition on {group}).")
+
+
+def _describe_groups(rows: list[tuple[Any, ...]], group: str) -> list[tuple[str, Any, str]]:
+    """``describe`` per value of ``group``: one line per group (count, mean, median, std …)."""
+    by: dict[Any, list[float]] = {}
+    for value, key in rows:
+        by.setdefault(key, []).append(value)
+    if len(by) > _MAX_GROUPS:
+        raise ToolError(f"{group} has {len(by)} groups; describe by group takes at most {_MAX_GROUPS}. "
+                        "Narrow it with 'where', or use query_sql with GROUP BY.")
+    out: list[tuple[str, Any, str]] = []
+    keep = ("count", "mean", "median", "std_sample", "std_population", "min", "max")
+    for key in sorted(by, key=str):
+        stats = {name: value for name, value, _ in _describe(by[key]) if name in keep}
+        line = ", ".join(f"{name} = {_fmt(stats[name])}" for name in keep)
+        out.append((f"{group}={key}", line, ""))
+    return out
+
+
 def _run_test(test: str, data: _Data, args: dict[str, Any]) -> list[tuple[str, Any, str]]:
     import numpy as np
     from scipy import stats
 
     x = _need(args, "x", test)
     if test == "describe":
+        group = args.get("group")
+        if isinstance(group, str) and group.strip():
+            return _describe_groups(data.rows([(x, True), (group, False)]), group)
         return _describe([r[0] for r in data.rows([(x, True)])])
     if test in _TWO_COLUMNS:
         y = _need(args, "y", test)
@@ -173,9 +214,7 @@ def _run_test(test: str, data: _Data, args: dict[str, Any]) -> list[tuple[str, A
             rows = data.rows([(x, True), (group, False)])
             levels = sorted({r[1] for r in rows}, key=str)
             if len(levels) != 2:
-                shown = ", ".join(map(str, levels[:8]))
-                raise ToolError(f"{group} has {len(levels)} groups ({shown}); a t-test compares two. "
-                                "Narrow it with 'where', e.g. where: \"" + group + " IN ('a', 'b')\".")
+                raise ToolError(_two_groups_needed(data, group, levels))
             a = np.array([r[0] for r in rows if r[1] == levels[0]])
             b = np.array([r[0] for r in rows if r[1] == levels[1]])
             labels = f"{group}={levels[0]} vs {group}={levels[1]}"
@@ -242,16 +281,14 @@ def _statistics(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
 def stats_tools() -> list[ToolDescriptor]:
     column = {"type": "string", "description": "Column name as listed."}
     return [ToolDescriptor(
-        "statistics", "Statistics SQL lacks, computed exactly with SciPy on columns of a table or "
-        "DataFrame: describe (mean, median, sample/population std, skewness, kurtosis), pearson, "
-        "spearman, kendall, ttest (x split by a two-valued group column, or x vs y), paired_ttest, "
-        "one_sample_ttest, chi_square (two categorical columns), shapiro, normaltest, "
-        "linear_regression (y on x), zscore_outliers, iqr_outliers.",
+        "statistics", "Exact statistics (SciPy) on columns x and y of a table: describe gives mean, "
+        "median, sample/population std, skewness, kurtosis; also correlations, t-tests, chi-square of "
+        "two categorical columns, normality, linear regression of y on x, outlier counts.",
         {"type": "object", "properties": {
             "test": {"type": "string", "enum": list(TESTS)},
             "table": {"type": "string", "description": "Table or DataFrame name."},
             "x": column, "y": column,
-            "group": {"type": "string", "description": "ttest: column with the two groups."},
+            "group": {"type": "string", "description": "ttest: column with the two groups; describe: one line per group."},
             "where": {"type": "string", "description": "Optional SQL condition on rows."},
             "value": {"type": "number", "description": "one_sample_ttest: mean to test against."},
             "threshold": {"type": "number", "description": "zscore_outliers: |z| cut-off (default 3)."}},

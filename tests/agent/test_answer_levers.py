@@ -261,3 +261,37 @@ def test_the_embedded_model_is_held_to_schemas_not_tool_choice():
 def test_sql_written_out_instead_of_run_is_a_promise():
     assert promises_next_step("To fix the error, here's the corrected query:\n```sql\nSELECT 1\n```")
     assert not promises_next_step("I ran:\n```sql\nSELECT 1\n```\n@n[1]")
+
+
+def test_a_query_written_out_instead_of_run_is_run(data_agent):
+    backend = ScriptedBackend([
+        "To fix it, here is the corrected query:\n```sql\nSELECT count(*) AS n FROM sales WHERE region = 'West'\n```",
+        "@n[2]"])
+    agent = data_agent(backend)
+    r = agent.run("How many rows have region West? Answer as @n[value].")
+    assert r.text == "@n[2]" and [a.name for a in r.tool_activity] == ["query_sql"]
+    assert "n = 2" in [x for x in agent.store.list_records(agent.session.id) if x.role == "tool"][0].content
+
+
+def test_the_forced_answer_carries_a_note(data_agent):
+    sql = {"sql": "SELECT sum(units) AS total FROM sales"}
+    backend = _no_tool_choice(ScriptedBackend([call("query_sql", sql), call("query_sql", sql), '{"answer": "15"}']))
+    agent = data_agent(backend)
+    agent.run("What is the total of units?")
+    from shell_agent_lab.agent._loopguard import ANSWER_NOTE
+    assert backend.requests[2].messages[-1].content == ANSWER_NOTE
+
+
+def test_a_number_read_off_a_long_listing_is_not_grounded(store, settings):
+    rows = pd.DataFrame({"v": [float(i) + 0.25 for i in range(80)]})
+    settings.tool_set, settings.approval_policy = "compact", "approve"
+    backend = ScriptedBackend([call("query_sql", {"sql": "SELECT v FROM big"}), "The average is 7.25.",
+                               call("query_sql", {"sql": "SELECT avg(v) AS a FROM big"}), "The average is 39.75."])
+    agent = Agent(store=store, registry=default_registry(), events=EventBus(), settings=settings, backend=backend,
+                  engine_factory=lambda s: AnalysisEngine(None, namespace=lambda: {"big": rows}))
+    agent.open_session(None, notebook_path="listing.ipynb")
+    try:
+        assert agent.run("What is the average of v?").text == "The average is 39.75."
+        assert "7.25" in backend.requests[2].messages[-1].content      # the grounding note named it
+    finally:
+        agent.close()

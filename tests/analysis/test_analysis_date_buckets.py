@@ -141,14 +141,18 @@ def test_the_type_test_is_decided_when_binding():
     assert "typeof" not in "".join(row[1] for row in plan)
 
 
-def test_a_text_column_keeps_date_trunc_or_its_error(dates_table):
+def test_a_text_column_keeps_date_trunc_or_is_read_as_dates(dates_table):
     dates_table.create_table_from_query("texts", "SELECT k, CAST(d AS VARCHAR) AS s FROM days WHERE k = 0")
     sql = "SELECT date_trunc('month', s) AS m FROM texts"
     try:
         expected = dates_table._conn.execute(sql).fetchall()
     except duckdb.Error:
-        with pytest.raises(Exception):
-            dates_table.query(sql)
+        # DuckDB refuses a text argument; the engine reads the ISO text as dates first (a repair
+        # it reports), so the values are date_trunc's over those dates
+        result = dates_table.query(sql)
+        assert result.repairs == ["read the dates stored as text with CAST(s AS DATE)"]
+        assert result.rows == dates_table._conn.execute(
+            "SELECT date_trunc('month', CAST(s AS DATE)) AS m FROM texts").fetchall()
     else:
         assert dates_table.query(sql).rows == expected
 

@@ -9,17 +9,17 @@ from shell_agent_lab.analysis import AnalysisEngine
 from shell_agent_lab.analysis.errors import QueryFailedError, SQLRejectedError
 from shell_agent_lab.analysis.sql_repair import Column, hint, needs_quotes, repair, sql_name
 
-COLUMNS = [Column("df", "Mar.2020", "VARCHAR"), Column("df", "No. of cases", "BIGINT"),
-           Column("df", "importance.score", "DOUBLE"), Column("df", "Price (USD)", "VARCHAR"),
+COLUMNS = [Column("df", "Mar.2020", "VARCHAR", text_numbers=True), Column("df", "No. of cases", "BIGINT"),
+           Column("df", "importance.score", "DOUBLE"), Column("df", "Price (USD)", "VARCHAR", text_numbers=True),
            Column("df", "region", "VARCHAR"), Column("df", "2019 total", "DOUBLE"),
-           Column("df", "order", "BIGINT")]
+           Column("df", "order", "BIGINT"), Column("df", "Order Date", "VARCHAR", date_format="%m/%d/%Y")]
 
 
 def _error(sql: str) -> str:
     """The first line of the error DuckDB itself gives for ``sql`` over the test frame."""
     conn = duckdb.connect()
     conn.execute('CREATE TABLE df ("Mar.2020" VARCHAR, "No. of cases" BIGINT, "importance.score" DOUBLE, '
-                 '"Price (USD)" VARCHAR, region VARCHAR, "2019 total" DOUBLE, "order" BIGINT)')
+                 '"Price (USD)" VARCHAR, region VARCHAR, "2019 total" DOUBLE, "order" BIGINT, "Order Date" VARCHAR)')
     with pytest.raises(duckdb.Error) as info:
         conn.execute(sql)
     return str(info.value).splitlines()[0]
@@ -156,6 +156,46 @@ def test_the_schema_tells_how_to_read_text_numbers_and_text_dates():
     finally:
         engine.close()
     assert '- "Mar.2020" VARCHAR (numbers stored as text: use num("Mar.2020")): 1,000 | 630308[495000-801000]' \
-        in text and "missing written as -" in text
+        in text and "missing: -" in text
     assert "use strptime(\"Order Date\", '%m/%d/%Y')" in text and "strptime(EU, '%d.%m.%Y')" in text
     assert "CAST(ISO AS DATE)" in text and "- Region VARCHAR: West | East" in text
+
+
+def test_only_columns_of_text_numbers_are_read_with_num():
+    sql = "SELECT count(*) FROM df WHERE region = 'East' AND \"Price (USD)\" > 500"
+    error = "Conversion Error: Could not convert string '$1,200.00' to INT32"
+    found = repair(sql, error, COLUMNS)
+    assert found.sql == "SELECT count(*) FROM df WHERE region = 'East' AND num(\"Price (USD)\") > 500"
+
+
+@pytest.mark.parametrize(("sql", "fixed"), [
+    ("SELECT strftime('%m', \"Order Date\") AS m FROM df",
+     "SELECT strftime('%m', strptime(\"Order Date\", '%m/%d/%Y')) AS m FROM df"),
+    ("SELECT month(\"Order Date\"), count(*) FROM df GROUP BY 1",
+     "SELECT month(strptime(\"Order Date\", '%m/%d/%Y')), count(*) FROM df GROUP BY 1"),
+])
+def test_dates_stored_as_text_are_read_with_their_format(sql, fixed):
+    found = repair(sql, _error(sql), COLUMNS)
+    assert found is not None and found.sql == fixed
+    assert "strptime" in found.change
+
+
+def test_a_column_name_in_single_quotes_given_to_a_function_is_the_column(messy):
+    result = messy.query("SELECT region, avg(num('Mar.2020')) AS m FROM df GROUP BY region ORDER BY region")
+    assert result.sql == 'SELECT region, avg(num("Mar.2020")) AS m FROM df GROUP BY region ORDER BY region'
+    assert result.rows[0][1] == pytest.approx((1000 + 2500.5) / 2)
+    # a string that is only a value stays a value
+    assert messy.query("SELECT 'region' AS x FROM df LIMIT 1").rows == [("region",)]
+
+
+def test_a_made_up_table_name_is_the_only_table(messy):
+    result = messy.query("SELECT count(*) AS n FROM listings")
+    assert result.rows == [(4,)] and result.repairs == ["read listings as df, the only table"]
+
+
+def test_answers_keep_the_tool_results_rounding():
+    from shell_agent_lab.agent._loopguard import correct_rounding
+    sources = ["slope = 187.294888\nintercept = 65354.693339", "count = 3045", "mean = 4.91263"]
+    assert correct_rounding("@slope[187.30], @intercept[65354.70]", sources) == "@slope[187.29], @intercept[65354.69]"
+    assert correct_rounding("@n[3045] about 4.9, @mean[4.91]", sources) == "@n[3045] about 4.9, @mean[4.91]"
+    assert correct_rounding("@x[12.35] on 2021-03-15", sources) == "@x[12.35] on 2021-03-15"

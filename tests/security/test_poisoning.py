@@ -9,6 +9,8 @@ of another session, and the session must keep working.
 """
 from __future__ import annotations
 
+from shell_agent_lab.llm.types import system_prompt_of
+
 import re
 from pathlib import Path
 
@@ -254,13 +256,18 @@ def test_poisoned_data_never_reaches_global_memory_or_the_next_session(world):
 
     # the schema in the prompt carries the poisoned column name only inside a guard envelope
     if schema_in_prompt:
-        assert any("QUOKKACOL" in r.messages[0].content for r in backend.requests)
+        assert any("QUOKKACOL" in system_prompt_of(r.messages) for r in backend.requests)
     for request in backend.requests:
-        system = request.messages[0].content
+        system = system_prompt_of(request.messages)
         if "QUOKKACOL" in system:
-            tag = re.search(r"<(user_data_[0-9a-f]{32})>\n[^<]*QUOKKACOL", system)
-            assert tag, "a column name reached the system prompt outside an envelope"
-            assert f"</{tag.group(1)}>" in system[tag.end():]
+            # every occurrence sits inside an envelope of this session's tag (data may hold
+            # look-alike tags of other nonces, e.g. a sample value "</user_data_000…")
+            for hit in re.finditer("QUOKKACOL", system):
+                opens = list(re.finditer(r"<(user_data_[0-9a-f]{32})>\n", system[:hit.start()]))
+                assert opens, "a column name reached the system prompt outside an envelope"
+                name = opens[-1].group(1)
+                assert f"</{name}>" not in system[opens[-1].end():hit.start()]
+                assert f"</{name}>" in system[hit.end():]
 
     # 3. a new session (another notebook: its own namespace) carries none of it
     namespace.clear()
@@ -269,7 +276,7 @@ def test_poisoned_data_never_reaches_global_memory_or_the_next_session(world):
     before = len(backend.requests)
     reply = _turn(agent, "Hello again, what do you remember about me?")
     assert reply.error is None
-    system = backend.requests[before].messages[0].content
+    system = system_prompt_of(backend.requests[before].messages)
     assert "QUOKKA" not in system and "auto-approve" not in system.lower()
     assert _LEGIT in system      # the user's own preference did carry over
 
