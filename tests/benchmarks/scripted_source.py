@@ -11,7 +11,7 @@ question's reference answer so the numbers are the benchmark's own:
   asked for), then those values;
 * ``no_tool_call`` — a wrong answer straight away;
 * ``format`` — a ``query_sql`` call, then prose with no ``@name[…]``;
-* ``tool_error`` — a ``query_sql`` call on a table that does not exist, then prose;
+* ``tool_error`` — a ``query_sql`` call on a column that does not exist, then prose;
 * ``error`` — the server answers HTTP 400, so the turn ends with an error.
 
 The intent is also the outcome the benchmark must report for the question (:data:`OUTCOMES`).
@@ -88,8 +88,8 @@ def replies_for(intent: str, parts: Sequence[Any], expected: Mapping[str, Any]) 
         return [Reply(tool_calls=[call("query_sql", {"sql": "SELECT count(*) AS n FROM df"})]),
                 Reply(text="The figures are in the query result above.")]
     if intent == "tool_error":
-        return [Reply(tool_calls=[call("query_sql", {"sql": "SELECT * FROM no_such_table_here"})]),
-                Reply(text="The table I needed is not there, so I cannot answer.")]
+        return [Reply(tool_calls=[call("query_sql", {"sql": "SELECT no_such_column_here FROM df"})]),
+                Reply(text="The column I needed is not there, so I cannot answer.")]
     if intent == "error":
         return [Reply(status=400, body={"error": {"message": "scripted failure", "type": "invalid_request_error"}})]
     raise ValueError(f"unknown intent {intent!r} (known: {', '.join(OUTCOMES)})")
