@@ -60,10 +60,46 @@ class _Data:
             return name
         folded = {c.lower(): c for c in self.types}
         found = folded.get(name.strip().strip('"').lower())
+        if found is None:      # another spelling of the same words ("Satisfaction (1-10)" for "(1–10)")
+            squashed = {_squash(c): c for c in self.types}
+            found = squashed.get(_squash(name)) if len(squashed) == len(self.types) else None
         if found is None:
             listing = ", ".join(sql_name(c) for c in list(self.types)[:30])
             raise ToolError(f"{self.table} has no column {name!r}; its columns: {listing}.")
         return found
+
+    def has(self, name: Any) -> bool:
+        try:
+            return isinstance(name, str) and bool(name.strip()) and bool(self._column(name))
+        except ToolError:
+            return False
+
+    def is_numbers(self, name: str) -> bool:
+        """The column holds numbers (a number type, or text numbers that num() reads)."""
+        column = self._column(name)
+        if _is_number_type(self.types[column]):
+            return True
+        hints = getattr(self.engine, "column_profile", lambda _n: {})(self.table)
+        return bool(hints.get(column, {}).get("text_numbers"))
+
+    def column_holding(self, value: str) -> str | None:
+        """The one text column that holds ``value`` (a model may pass a value where a column
+        goes: group="L3" for "Job level" = 'L3')."""
+        found = []
+        for column, type_ in self.types.items():
+            if _is_number_type(type_):
+                continue
+            sql = (f"SELECT 1 FROM {sql_name(self.table)} WHERE CAST({sql_name(column)} AS VARCHAR) = "
+                   f"'{value.replace(chr(39), chr(39) * 2)}' LIMIT 1")
+            if self.engine.query(sql, path="analyze").rows:
+                found.append(column)
+        return found[0] if len(found) == 1 else None
+
+    def narrowed(self, condition: str) -> "_Data":
+        other = object.__new__(_Data)
+        other.__dict__.update(self.__dict__)
+        other.where = f"({self.where}) AND {condition}" if self.where.strip() else condition
+        return other
 
     def _expr(self, name: str, numeric: bool) -> str:
         column = self._column(name)
@@ -90,6 +126,11 @@ class _Data:
             raise ToolError("no rows have values in " + ", ".join(n for n, _ in columns)
                             + (f" where {self.where}" if self.where.strip() else "") + ".")
         return rows
+
+
+def _squash(name: str) -> str:
+    import re
+    return re.sub(r"[^0-9a-z]+", "", name.lower())
 
 
 def _is_number_type(type_: str) -> bool:
@@ -121,6 +162,40 @@ def _describe(values: list[float]) -> list[tuple[str, Any, str]]:
 
 
 _MAX_GROUPS = 30
+
+
+def _describe_any(data: "_Data", x: str, args: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """``describe``, reading what a small model meant: a value passed as ``group`` picks rows
+    (group="L3" → "Job level" = 'L3'); a text x with numbers in y describes y by x; a text x
+    alone is counted (each value's rows and share)."""
+    group, y = args.get("group"), args.get("y")
+    if isinstance(group, str) and group.strip() and not data.has(group):
+        column = data.column_holding(group.strip())
+        if column is None:
+            raise ToolError(f"{data.table} has no column {group!r}, and no text column holds that value.")
+        data = data.narrowed(f"{sql_name(column)} = '{group.strip().replace(chr(39), chr(39) * 2)}'")
+        group = None
+    if not data.is_numbers(x):
+        if data.has(y) and data.is_numbers(y):
+            return _describe_groups(data.rows([(y, True), (x, False)]), x)
+        return _frequencies(data.rows([(x, False)]), data._column(x))
+    if isinstance(group, str) and group.strip():
+        return _describe_groups(data.rows([(x, True), (group, False)]), group)
+    return _describe([r[0] for r in data.rows([(x, True)])])
+
+
+def _frequencies(rows: list[tuple[Any, ...]], column: str) -> list[tuple[str, Any, str]]:
+    """Rows per value of a text column, with each value's share of the rows."""
+    counts: dict[Any, int] = {}
+    for (value,) in rows:
+        counts[value] = counts.get(value, 0) + 1
+    total = sum(counts.values())
+    if len(counts) > _MAX_GROUPS:
+        raise ToolError(f"{column} has {len(counts)} different values; count them with query_sql (GROUP BY).")
+    out: list[tuple[str, Any, str]] = [("rows", total, f"with a value in {column}")]
+    for value in sorted(counts, key=lambda v: (-counts[v], str(v))):
+        out.append((f"{column}={value}", f"count = {counts[value]}, percent = {_fmt(100 * counts[value] / total)}", ""))
+    return out
 
 
 def _two_groups_needed(data: "_Data", group: str, levels: list[Any]) -> str:
@@ -161,10 +236,7 @@ def _run_test(test: str, data: _Data, args: dict[str, Any]) -> list[tuple[str, A
 
     x = _need(args, "x", test)
     if test == "describe":
-        group = args.get("group")
-        if isinstance(group, str) and group.strip():
-            return _describe_groups(data.rows([(x, True), (group, False)]), group)
-        return _describe([r[0] for r in data.rows([(x, True)])])
+        return _describe_any(data, x, args)
     if test in _TWO_COLUMNS:
         y = _need(args, "y", test)
         rows = data.rows([(x, True), (y, True)])

@@ -89,3 +89,16 @@ def test_clear_errors(ctx):
         _statistics(ctx, {"table": "df", "test": "describe", "x": "nope"})
     with pytest.raises(ToolError, match="unknown test"):
         _statistics(ctx, {"table": "df", "test": "anova", "x": "a"})
+
+
+def test_describe_reads_what_a_small_model_meant(ctx):
+    # a text column alone: each value's rows and share
+    text = _statistics(ctx, {"table": "df", "test": "describe", "x": "g", "where": "h = 'p'"}).content
+    share = (FRAME[FRAME.h == "p"].g == "x").mean() * 100
+    assert f"g=x: count = {int((FRAME[FRAME.h == 'p'].g == 'x').sum())}, percent = " in text
+    assert f"{share:.4f}"[:6] in text
+    # a value where a column goes picks the rows holding it; a text x with numbers in y describes y by x
+    text = _statistics(ctx, {"table": "df", "test": "describe", "x": "h", "y": "Price (USD)", "group": "q"}).content
+    assert text.count("h=") == 1 and f"median = {PRICE[FRAME.h == 'q'].median():.6f}".rstrip("0") in text
+    # another spelling of a column's words
+    assert run(ctx, test="describe", x="price usd")["count"] == N
