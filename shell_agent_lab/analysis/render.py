@@ -90,7 +90,10 @@ def _format_float(value: float) -> str:
         return "NaN"
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
-    return repr(value)
+    text = repr(value)
+    if len(text) > 17 and "e" not in text:    # 101401.16000000002: the sum's binary noise, not data
+        text = f"{value:.15g}"
+    return text
 
 
 def _is_map_type(type_name: str) -> bool:

@@ -366,10 +366,34 @@ _DATE_FUNCTIONS = ("strftime", "year", "month", "day", "dayofweek", "dayname", "
 _DATE_ERROR = re.compile(r"(?:" + "|".join(_DATE_FUNCTIONS) + r")\((?:[^)]*\b)?(?:VARCHAR|STRING)", re.IGNORECASE)
 
 
+_BAD_DATE_CAST = re.compile(r"invalid (?:date|timestamp) field format", re.IGNORECASE)
+
+
+def _date_casts(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
+    """A cast of dates stored as text in another format (``DATE("Ship date")``,
+    ``CAST(d AS DATE)``, ``d::DATE`` on 03/15/2021): read with strptime and the column's format."""
+    if not _BAD_DATE_CAST.search(error):
+        return None
+    changed: list[str] = []
+    for column in sorted((c for c in columns if c.is_text and c.date_format not in ("", "DATE", "TIMESTAMP")),
+                         key=lambda c: len(c.name), reverse=True):
+        name = re.escape(sql_name(column.name)) + ("" if needs_quotes(column.name) else r"\b")
+        pattern = re.compile(r"\b(?:DATE|TIMESTAMP)\s*\(\s*" + name + r"\s*\)|\b(?:CAST|TRY_CAST)\s*\(\s*" + name
+                             + r"\s+AS\s+(?:DATE|TIMESTAMP)\s*\)|(?<![\w\"])" + name + r"\s*::\s*(?:DATE|TIMESTAMP)\b",
+                             re.IGNORECASE)
+        fixed = _replace_free(sql, pattern, lambda m, c=column: c.as_date(), identifiers=False)
+        if fixed != sql:
+            changed.append(column.as_date())
+            sql = fixed
+    if not changed:
+        return None
+    return Repair(sql, "read the dates stored as text with " + ", ".join(changed))
+
+
 def _text_dates(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
     """Dates stored as text given to a date function: read with strptime (or CAST) first."""
     if not _DATE_ERROR.search(error):
-        return None
+        return _date_casts(sql, error, columns)
     dated = sorted((c for c in columns if c.is_text and c.date_format), key=lambda c: len(c.name), reverse=True)
     changed: list[str] = []
     for column in dated:

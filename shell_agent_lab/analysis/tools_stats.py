@@ -282,6 +282,8 @@ def _run_test(test: str, data: _Data, args: dict[str, Any]) -> list[tuple[str, A
         return [("t_statistic", t, f"mean of {x} vs {mu:g}"), ("p_value", p, "two-sided"), ("n", len(values), "")]
     if test == "ttest":
         group, y = args.get("group"), args.get("y")
+        if not data.is_numbers(x) and data.has(y) and data.is_numbers(y):
+            x, group, y = y, x, None     # the groups were named as x and the numbers as y
         if isinstance(group, str) and group.strip():
             rows = data.rows([(x, True), (group, False)])
             levels = sorted({r[1] for r in rows}, key=str)

@@ -199,3 +199,18 @@ def test_answers_keep_the_tool_results_rounding():
     assert correct_rounding("@slope[187.30], @intercept[65354.70]", sources) == "@slope[187.29], @intercept[65354.69]"
     assert correct_rounding("@n[3045] about 4.9, @mean[4.91]", sources) == "@n[3045] about 4.9, @mean[4.91]"
     assert correct_rounding("@x[12.35] on 2021-03-15", sources) == "@x[12.35] on 2021-03-15"
+
+
+@pytest.mark.parametrize("expr", ['DATE("Order Date")', 'CAST("Order Date" AS DATE)', '"Order Date"::DATE'])
+def test_casts_of_dates_stored_in_another_format_use_strptime(expr):
+    sql = f"SELECT dayname({expr}) AS d, count(*) FROM df GROUP BY 1"
+    error = 'Conversion Error: invalid date field format: "03/15/2021", expected format is (YYYY-MM-DD)'
+    found = repair(sql, error, COLUMNS)
+    assert found.sql == "SELECT dayname(strptime(\"Order Date\", '%m/%d/%Y')) AS d, count(*) FROM df GROUP BY 1"
+
+
+def test_float_noise_is_not_shown():
+    from shell_agent_lab.analysis.render import format_value
+    assert format_value(101401.16000000002, "DOUBLE") == "101401.16"
+    assert format_value(1.0, "DOUBLE") == "1.0" and format_value(0.1 + 0.2, "DOUBLE") == "0.3"
+    assert format_value(1e-7, "DOUBLE") == "1e-07"
