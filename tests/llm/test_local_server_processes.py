@@ -32,6 +32,7 @@ N_CTX = 512
 
 CLIENT = r"""
 import json, os, sys, time
+from pathlib import Path
 from shell_agent_lab.llm.llama_client import stop_all_servers
 from shell_agent_lab.llm.llama_policy import IdlePolicy
 from shell_agent_lab.llm.local import LocalBackend
