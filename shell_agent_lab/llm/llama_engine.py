@@ -11,7 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-__all__ = ["EngineConfig", "Engine", "EngineError", "start_llama"]
+__all__ = ["EngineConfig", "Engine", "EngineError", "start_llama", "llama_params", "CACHE_RAM_MIB"]
+
+#: MiB of host memory llama.cpp may keep for prompts other than the slot's own
+CACHE_RAM_MIB = 256
 
 
 class EngineError(Exception):
@@ -50,6 +53,15 @@ def start_llama(config: EngineConfig) -> Engine:
         import xllamacpp
     except ImportError as exc:
         raise EngineError("xllamacpp is not installed (pip install 'shell-agent-lab[local]')") from exc
+    params = llama_params(config, xllamacpp)
+    try:
+        return _LlamaEngine(xllamacpp.Server(params))
+    except Exception as exc:
+        raise EngineError(f"llama.cpp could not load {config.model.name}: {' '.join(str(exc).split())}") from exc
+
+
+def llama_params(config: EngineConfig, xllamacpp: Any) -> Any:
+    """llama.cpp's server parameters for ``config`` (``xllamacpp`` is the module)."""
     params = xllamacpp.CommonParams()
     params.model.path = str(config.model)
     params.n_ctx = config.n_ctx
@@ -62,9 +74,9 @@ def start_llama(config: EngineConfig) -> Engine:
     params.verbosity = -1  # llama.cpp's own log stays quiet: no prompts in the log file
     params.warmup = False
     params.cache_prompt = True
+    # llama.cpp keeps earlier prompts' KV in RAM beyond the slot (8 GiB by default): one server for
+    # every notebook must not grow with them; 256 MiB still holds a few notebooks' prefixes
+    params.cache_ram_mib = CACHE_RAM_MIB
     params.endpoint_slots = True
     params.slot_save_path = str(config.slot_dir).rstrip(os.sep) + os.sep
-    try:
-        return _LlamaEngine(xllamacpp.Server(params))
-    except Exception as exc:
-        raise EngineError(f"llama.cpp could not load {config.model.name}: {' '.join(str(exc).split())}") from exc
+    return params

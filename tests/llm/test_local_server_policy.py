@@ -187,3 +187,12 @@ def test_the_lock_is_exclusive_across_processes(tmp_path):
     with exclusive(lock, 5.0):
         done.set()
     assert done.is_set()
+
+
+def test_the_server_keeps_a_bounded_prompt_cache_and_listens_on_loopback(tmp_path):
+    xllamacpp = pytest.importorskip("xllamacpp")
+    from shell_agent_lab.llm.llama_engine import CACHE_RAM_MIB, EngineConfig, llama_params
+    params = llama_params(EngineConfig(model=tmp_path / "m.gguf", n_ctx=4096, n_parallel=1, n_threads=2,
+                                       slot_dir=tmp_path / "kv"), xllamacpp)
+    assert params.cache_ram_mib == CACHE_RAM_MIB <= 512
+    assert params.hostnames == ["127.0.0.1"] and params.cache_prompt and params.n_ctx == 4096
