@@ -23,7 +23,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          LoopDetector, correct_rounding, grounding_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
-from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools
+from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
 
 __all__ = ["TurnEnv", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
@@ -192,7 +192,7 @@ class _Turn:
                     self.reply.memory_changes.append({"scope": scope, "id": entry[0], "fact": entry[2],
                                                       "action": "added"})
 
-    def _ask_model(self, notes: list[str], tool_choice: str | None = None) -> Response:
+    def _ask_model(self, notes: list[str], tool_choice: str | None = None, *, first: bool = False) -> Response:
         env = self.env
         schema = None
         if env.schema_in_prompt:
@@ -215,7 +215,8 @@ class _Turn:
         elif tool_choice and not getattr(env.backend.capabilities, "tool_choice", True):
             # the server cannot be told to call a tool (or not to), but it can be held to a
             # schema: one whose only instances are calls of the offered tools, or an answer
-            response_format = call_schema(tools) if tool_choice == "required" else ANSWER_SCHEMA
+            response_format = (call_schema(first_call_tools(tools) if first else tools)
+                               if tool_choice == "required" else ANSWER_SCHEMA)
             tool_choice = None
 
         def on_retry(info: RetryInfo) -> None:
@@ -415,7 +416,7 @@ class _Turn:
         for _ in range(env.max_rounds):
             self._check_cancel()
             try:
-                response = self._ask_model(notes, choice)
+                response = self._ask_model(notes, choice, first=not self.reply.tool_activity)
             except ToolArgumentsError as exc:
                 # the model's call could not be decoded: it sees the problem as the tool's result
                 self._check_cancel()

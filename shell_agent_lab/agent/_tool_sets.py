@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..llm.types import ToolSpec
 
-__all__ = ["compact_tools", "CORE_TOOLS", "call_schema", "ANSWER_SCHEMA", "answer_text"]
+__all__ = ["compact_tools", "CORE_TOOLS", "call_schema", "ANSWER_SCHEMA", "answer_text", "first_call_tools"]
 
 CORE_TOOLS = frozenset({"query_sql", "statistics"})
 
@@ -75,3 +75,14 @@ def answer_text(text: str) -> str:
     if isinstance(value, dict) and isinstance(value.get("answer"), str):
         return value["answer"]
     return text
+
+
+#: tools that record an answer rather than find one: never the first call of a data question
+#: (a small model asked to "record the answer as a finding" records one it made up)
+_RECORDING = frozenset({"promote_finding", "remember_fact"})
+
+
+def first_call_tools(tools: Sequence[ToolSpec]) -> list[ToolSpec]:
+    """The tools a question about the data may start with: all but those that record."""
+    finding = [t for t in tools if t.name not in _RECORDING]
+    return finding or list(tools)

@@ -295,3 +295,17 @@ def test_a_number_read_off_a_long_listing_is_not_grounded(store, settings):
         assert "7.25" in backend.requests[2].messages[-1].content      # the grounding note named it
     finally:
         agent.close()
+
+
+def test_a_data_question_does_not_start_by_recording_an_answer(data_agent):
+    backend = _no_tool_choice(ScriptedBackend([
+        call("query_sql", {"sql": "SELECT region, sum(units) AS u FROM sales GROUP BY region ORDER BY u DESC LIMIT 1"}),
+        call("promote_finding", {"finding": "West sold the most units (10).", "severity": "info"}),
+        "West sold the most units: 10."]))
+    agent = data_agent(backend)
+    agent.run("Which region sold the most units? Record the answer as a finding with promote_finding.")
+    first, second = backend.requests[0], backend.requests[1]
+    assert "promote_finding" in [t.name for t in first.tools]          # offered all along
+    assert [s["properties"]["name"]["const"] for s in first.options.response_format["anyOf"]] == \
+        ["query_sql", "statistics"]                                      # but not the first call
+    assert second.options.response_format is None
