@@ -20,7 +20,7 @@ of the tables in scope, and returns the fixed statement with a one-line account 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["Column", "Repair", "repair", "preflight", "hint", "needs_quotes", "sql_name", "NUM_MACRO", "FUNCTION_NAMES"]
@@ -176,16 +176,22 @@ def _bare_names(sql: str, columns: Sequence[Column]) -> Repair | None:
 def _single_quoted_names(sql: str, columns: Sequence[Column]) -> Repair | None:
     """'Price (USD)' written as a string where the column was meant (a binder error about a
     string literal)."""
-    by_name = {c.name: c for c in columns}
-    pattern = re.compile(r"'((?:[^']|'')+)'")
+    names = {c.name for c in columns}
+    return _quoted_columns(sql, re.compile(r"()'((?:[^']|'')+)'"), lambda name: name in names)
+
+
+def _quoted_columns(sql: str, pattern: re.Pattern[str], accept: Callable[[str], bool]) -> Repair | None:
+    """Single-quoted strings matched by ``pattern`` (group 1: what stays before, group 2: the
+    text) that ``accept`` takes for column names, double-quoted instead; literals in comments
+    and inside quoted names are left alone."""
     changed: list[str] = []
 
     def swap(match: re.Match[str]) -> str | None:
-        name = match.group(1).replace("''", "'")
-        if name in by_name:
-            changed.append(name)
-            return '"' + name.replace('"', '""') + '"'
-        return None
+        name = match.group(2).replace("''", "'")
+        if not accept(name):
+            return None
+        changed.append(name)
+        return match.group(1) + '"' + name.replace('"', '""') + '"'
     spans = [m.span() for m in re.finditer(r"--[^\n]*|/\*.*?\*/|\"(?:[^\"]|\"\")*\"", sql, re.S)]
     out, last = [], 0
     for match in pattern.finditer(sql):
@@ -200,7 +206,7 @@ def _single_quoted_names(sql: str, columns: Sequence[Column]) -> Repair | None:
     out.append(sql[last:])
     if not changed:
         return None
-    return Repair("".join(out), "read " + ", ".join(f"'{n}'" for n in changed) + " as a column, not a string")
+    return Repair("".join(out), "read " + ", ".join(f"'{n}'" for n in dict.fromkeys(changed)) + " as a column, not a string")
 
 
 _MISSING_COLUMN = re.compile(r'Referenced column "?([^"!]+?)"? not found', re.IGNORECASE)
@@ -429,32 +435,11 @@ def _the_only_table(sql: str, error: str, columns: Sequence[Column]) -> Repair |
 def preflight(sql: str, columns: Sequence[Column]) -> Repair | None:
     """Mistakes that run without an error but read nothing: a column name in single quotes
     given to a function (``num('Annual salary')``, ``CAST('Hire date' AS DATE)``) is a
-    constant string, never the column."""
+    constant string, never the column. Only names that need quotes count: ``'day'`` in
+    ``datediff('day', …)`` is a word."""
     names = {c.name for c in columns}
-    changed: list[str] = []
     pattern = re.compile(r"(?<=\()(\s*)'((?:[^']|'')+)'(?=\s*(?:[,)]|AS\b))", re.IGNORECASE)
-
-    def swap(match: re.Match[str]) -> str | None:
-        name = match.group(2).replace("''", "'")
-        if name not in names or not needs_quotes(name):   # 'day' in datediff('day', …) is a word
-            return None
-        changed.append(name)
-        return match.group(1) + '"' + name.replace('"', '""') + '"'
-    spans = [m.span() for m in re.finditer(r"--[^\n]*|/\*.*?\*/|\"(?:[^\"]|\"\")*\"", sql, re.S)]
-    out, last = [], 0
-    for match in pattern.finditer(sql):
-        if _inside(spans, match.start(), match.end()):
-            continue
-        replacement = swap(match)
-        if replacement is None:
-            continue
-        out.append(sql[last:match.start()])
-        out.append(replacement)
-        last = match.end()
-    out.append(sql[last:])
-    if not changed:
-        return None
-    return Repair("".join(out), "read " + ", ".join(f"'{n}'" for n in dict.fromkeys(changed)) + " as a column, not a string")
+    return _quoted_columns(sql, pattern, lambda name: name in names and needs_quotes(name))
 
 
 def repair(sql: str, error: str, columns: Sequence[Column]) -> Repair | None:
