@@ -215,7 +215,7 @@ class _Turn:
         elif tool_choice and not getattr(env.backend.capabilities, "tool_choice", True):
             # the server cannot be told to call a tool (or not to), but it can be held to a
             # schema: one whose only instances are calls of the offered tools, or an answer
-            response_format = (call_schema(first_call_tools(tools) if first else tools)
+            response_format = (call_schema(first_call_tools(tools, self._message) if first else tools)
                                if tool_choice == "required" else ANSWER_SCHEMA)
             tool_choice = None
 

@@ -82,7 +82,17 @@ def answer_text(text: str) -> str:
 _RECORDING = frozenset({"promote_finding", "remember_fact"})
 
 
-def first_call_tools(tools: Sequence[ToolSpec]) -> list[ToolSpec]:
-    """The tools a question about the data may start with: all but those that record."""
-    finding = [t for t in tools if t.name not in _RECORDING]
+#: what the statistics tool is for; any other question about the data starts with SQL
+_STATISTICS_WORDS = re.compile(
+    r"correlat|pearson|spearman|kendall|t-?test|p-?value|chi|regress|slope|intercept|r²|\br2\b|"
+    r"r-squared|shapiro|normal(?:ity|ly)|outlier|z-?score|\biqr\b|interquartile|skew|kurtosis",
+    re.IGNORECASE)
+
+
+def first_call_tools(tools: Sequence[ToolSpec], message: str = "") -> list[ToolSpec]:
+    """The tools a question about the data may start with: all but those that record, and
+    ``statistics`` only for what SQL lacks (tests, correlation, regression, outliers, shape):
+    a small model otherwise reaches for it to sum, count and rank."""
+    finding = [t for t in tools if t.name not in _RECORDING
+               and (t.name != "statistics" or _STATISTICS_WORDS.search(message or ""))]
     return finding or list(tools)

@@ -170,7 +170,8 @@ def test_without_tool_choice_the_call_is_required_through_a_schema(data_agent):
     agent.run("How many rows are there?")
     first = backend.requests[0]
     assert first.options.tool_choice is None
-    assert first.options.response_format == call_schema(first.tools)
+    # a count is SQL's: statistics is offered, but the first call is held to query_sql
+    assert first.options.response_format == call_schema([t for t in first.tools if t.name == "query_sql"])
     assert backend.requests[1].options.response_format is None
 
 
@@ -307,5 +308,16 @@ def test_a_data_question_does_not_start_by_recording_an_answer(data_agent):
     first, second = backend.requests[0], backend.requests[1]
     assert "promote_finding" in [t.name for t in first.tools]          # offered all along
     assert [s["properties"]["name"]["const"] for s in first.options.response_format["anyOf"]] == \
-        ["query_sql", "statistics"]                                      # but not the first call
+        ["query_sql"]                                                    # but not the first call
     assert second.options.response_format is None
+
+
+def test_statistics_starts_only_what_sql_lacks():
+    from shell_agent_lab.agent._tool_sets import first_call_tools
+    tools = compact_tools(_specs(), "x")
+    names = lambda message: [t.name for t in first_call_tools(tools, message)]   # noqa: E731
+    assert names("Which region had the highest total revenue?") == ["query_sql"]
+    assert names("What is the average units per product?") == ["query_sql"]
+    assert names("What is the Pearson correlation between a and b?") == ["query_sql", "statistics"]
+    assert names("Run a t-test of price by garage") == ["query_sql", "statistics"]
+    assert names("How many IQR outliers are there?") == ["query_sql", "statistics"]
