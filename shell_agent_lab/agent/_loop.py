@@ -20,7 +20,7 @@ from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
 from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
-                         LoopDetector, correct_rounding, grounding_note, written_query,
+                         LoopDetector, correct_rounding, grounding_note, named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
@@ -215,9 +215,12 @@ class _Turn:
         elif tool_choice and not getattr(env.backend.capabilities, "tool_choice", True):
             # the server cannot be told to call a tool (or not to), but it can be held to a
             # schema: one whose only instances are calls of the offered tools, or an answer
-            response_format = (call_schema(first_call_tools(tools, self._message) if first else tools)
-                               if tool_choice == "required" else ANSWER_SCHEMA)
+            candidates = first_call_tools(tools, self._message) if first else tools
+            if self._require:
+                candidates = [t for t in tools if t.name in self._require] or candidates
+            response_format = call_schema(candidates) if tool_choice == "required" else ANSWER_SCHEMA
             tool_choice = None
+        self._require = set()
 
         def on_retry(info: RetryInfo) -> None:
             env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,
@@ -276,6 +279,7 @@ class _Turn:
         if key in self._done_calls and descriptor.category == "read":
             return ToolResult(REPEATED_CALL_NOTE, status="error")
         self._done_calls.add(key)
+        self._called.add(call.name)
         if descriptor.source == "analysis" and self._data_baseline is None:
             self._data_baseline = self._data_fingerprint()
         problem = argument_problem(call, descriptor.parameters, env.max_args_bytes)
@@ -369,6 +373,8 @@ class _Turn:
         self._evidence: list[str] = [message]
         self._done_calls: set[str] = set()
         self._offered: set[str] = set()
+        self._called: set[str] = set()
+        self._require: set[str] = set()
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -402,6 +408,11 @@ class _Turn:
         Each kind is sent back once per turn; the retry must call a tool."""
         if "promise" not in retried and promises_next_step(text):
             return "promise", PROMISE_NOTE
+        named = sorted(n for n in self._offered if n not in self._called
+                       and re.search(rf"\b{re.escape(n)}\b", self._message))
+        if "named" not in retried and named:
+            self._require = set(named)
+            return "named", named_tool_note(named)
         if "ground" not in retried and self.env.tool_set == "compact" and _tables(self.env.engine):
             loose = ungrounded_numbers(text, self._evidence)
             if loose:

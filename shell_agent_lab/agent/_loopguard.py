@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-__all__ = ["correct_rounding", "written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
+__all__ = ["named_tool_note", "correct_rounding", "written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
            "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
@@ -181,6 +181,12 @@ def correct_rounding(answer: str, sources: Iterable[str]) -> str:
         last = match.end()
     out.append(answer[last:])
     return "".join(out)
+
+
+def named_tool_note(names: list[str]) -> str:
+    shown = ", ".join(names)
+    return (f"Note: the user asked for {shown}, and it has not been called for this question. Call it "
+            "now with what the tool results found.")
 
 
 def grounding_note(numbers: list[str]) -> str:

@@ -321,3 +321,17 @@ def test_statistics_starts_only_what_sql_lacks():
     assert names("What is the Pearson correlation between a and b?") == ["query_sql", "statistics"]
     assert names("Run a t-test of price by garage") == ["query_sql", "statistics"]
     assert names("How many IQR outliers are there?") == ["query_sql", "statistics"]
+
+
+def test_a_tool_the_user_names_is_called_before_the_answer_is_taken(data_agent):
+    backend = _no_tool_choice(ScriptedBackend([
+        call("query_sql", {"sql": "SELECT region, sum(units) AS u FROM sales GROUP BY region ORDER BY u DESC LIMIT 1"}),
+        "West sold the most units: 10.",
+        call("promote_finding", {"finding": "West sold the most units (10).", "severity": "info"}),
+        "West sold the most units: 10. Recorded as a finding."]))
+    agent = data_agent(backend)
+    r = agent.run("Which region sold the most units? Record the answer as a finding with promote_finding.")
+    assert r.text.endswith("Recorded as a finding.")
+    third = backend.requests[2]
+    assert "promote_finding" in third.messages[-1].content
+    assert [s["properties"]["name"]["const"] for s in third.options.response_format["anyOf"]] == ["promote_finding"]
