@@ -106,6 +106,8 @@ def _replay_meta(response: Response) -> dict[str, Any] | None:
     return {"extra": dict(response.extra)}
 
 
+#: calls of one tool in one question after which the compact set's next reply must answer
+_MAX_CALLS_OF_ONE_TOOL = 4
 #: the footer of a result the model saw only in part (see analysis.tools_data)
 _LISTING = re.compile(r"\(\d[\d,]* rows; first \d[\d,]* shown\)")
 
@@ -375,6 +377,8 @@ class _Turn:
         self._offered: set[str] = set()
         self._called: set[str] = set()
         self._require: set[str] = set()
+        self._asked_for: set[str] | None = None
+        self._counts: dict[str, int] = {}
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
@@ -412,6 +416,7 @@ class _Turn:
                        and re.search(rf"\b{re.escape(n)}\b", self._message))
         if "named" not in retried and named:
             self._require = set(named)
+            self._asked_for = set(named)
             return "named", named_tool_note(named)
         if "ground" not in retried and self.env.tool_set == "compact" and _tables(self.env.engine):
             loose = ungrounded_numbers(text, self._evidence)
@@ -480,13 +485,18 @@ class _Turn:
             for call in response.tool_calls:
                 self._check_cancel()
                 repeated += self._run_call(call)
+                self._counts[call.name] = self._counts.get(call.name, 0) + 1
             env.publish("records_updated", {})
             self._publish_store_changes()
             self._check_data()
             notes, self._pending_notes = self._pending_notes, []
-            if repeated == len(response.tool_calls):
-                # it has its results and asks again: the next reply must answer
+            done_asked = self._asked_for is not None and self._asked_for <= self._called
+            over_used = env.tool_set == "compact" and max(self._counts.values()) >= _MAX_CALLS_OF_ONE_TOOL
+            if repeated == len(response.tool_calls) or done_asked or over_used:
+                # it has its results (or did what was asked, or keeps calling one tool): the next
+                # reply must answer
                 choice, notes = "none", [*notes, ANSWER_NOTE]
+                self._asked_for = None
         self.reply.text = MAX_ROUNDS_TEXT
 
 def run_turn(env: TurnEnv, message: str) -> Reply:

@@ -335,3 +335,24 @@ def test_a_tool_the_user_names_is_called_before_the_answer_is_taken(data_agent):
     third = backend.requests[2]
     assert "promote_finding" in third.messages[-1].content
     assert [s["properties"]["name"]["const"] for s in third.options.response_format["anyOf"]] == ["promote_finding"]
+
+
+def test_after_the_named_tool_runs_the_next_reply_must_answer(data_agent):
+    from shell_agent_lab.agent._loopguard import ANSWER_NOTE
+    backend = _no_tool_choice(ScriptedBackend([
+        call("query_sql", {"sql": "SELECT 10 AS u"}), "West: 10.",
+        call("promote_finding", {"finding": "West sold the most units (10).", "severity": "info"}),
+        '{"answer": "West sold the most units: 10. Recorded."}']))
+    agent = data_agent(backend)
+    r = agent.run("Which region sold the most units? Record it as a finding with promote_finding.")
+    assert r.text == "West sold the most units: 10. Recorded."
+    assert backend.requests[3].options.response_format == ANSWER_SCHEMA
+    assert backend.requests[3].messages[-1].content == ANSWER_NOTE
+
+
+def test_one_tool_called_over_and_over_must_then_answer(data_agent):
+    calls = [call("query_sql", {"sql": f"SELECT {i} AS n"}) for i in range(4)]
+    backend = _no_tool_choice(ScriptedBackend([*calls, '{"answer": "3"}']))
+    agent = data_agent(backend)
+    assert agent.run("How many rows are there?").text == "3"
+    assert backend.requests[4].options.response_format == ANSWER_SCHEMA
