@@ -35,7 +35,7 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
         ("code", "r.sql"),
         ("md", "Ask follow-up questions in the same notebook: each one is answered from a new query, "
                "never from memory of the last answer."),
-        ("code", "%agent What is the average units per product in the sales table?"),
+        ("code", "%agent What are the average units for each product in the sales table?"),
         ("code", "%agent And which product has the highest total revenue?"),
         ("md", "Tell it something about yourself with `/remember`: it goes to **Global Memory**, which every "
                "notebook sees. (With memory extraction on — the default for remote models — a preference "
