@@ -20,7 +20,8 @@ from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
 from ._arguments import argument_problem
 from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
-                         LoopDetector, correct_rounding, grounding_note, named_tool_note, written_query,
+                         LoopDetector, correct_rounding, format_note, grounding_note, missing_templates,
+                         named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
@@ -378,6 +379,7 @@ class _Turn:
         self._called: set[str] = set()
         self._require: set[str] = set()
         self._asked_for: set[str] | None = None
+        self._answer_next = False
         self._counts: dict[str, int] = {}
         try:
             _context.run_lifecycle(env.store, self.sid, message)
@@ -418,6 +420,10 @@ class _Turn:
             self._require = set(named)
             self._asked_for = set(named)
             return "named", named_tool_note(named)
+        unfilled = missing_templates(self._message, text) if self._called else []
+        if "format" not in retried and self.env.tool_set == "compact" and unfilled:
+            self._answer_next = True
+            return "format", format_note(unfilled)
         if "ground" not in retried and self.env.tool_set == "compact" and _tables(self.env.engine):
             loose = ungrounded_numbers(text, self._evidence)
             if loose:
@@ -460,7 +466,8 @@ class _Turn:
                 if refusal is not None:
                     kind, note = refusal
                     retried.add(kind)
-                    notes, choice = [note], "required"
+                    notes, choice = [note], ("none" if self._answer_next else "required")
+                    self._answer_next = False
                     continue
                 if text.strip():
                     if env.tool_set == "compact":

@@ -13,7 +13,7 @@ import re
 from collections import deque
 from collections.abc import Iterable
 
-__all__ = ["named_tool_note", "correct_rounding", "written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
+__all__ = ["missing_templates", "format_note", "named_tool_note", "correct_rounding", "written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
            "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
 
 EMPTY_REPLY_NOTE = ("Note: your previous reply was empty. Tell the user in one or two sentences what "
@@ -181,6 +181,22 @@ def correct_rounding(answer: str, sources: Iterable[str]) -> str:
         last = match.end()
     out.append(answer[last:])
     return "".join(out)
+
+
+_TEMPLATE = re.compile(r"@(\w+)\[")
+
+
+def missing_templates(question: str, answer: str) -> list[str]:
+    """The ``@name[…]`` answer formats the question asks for that the answer does not fill."""
+    asked = list(dict.fromkeys(_TEMPLATE.findall(question)))
+    given = set(re.findall(r"@(\w+)\[(?!value\])[^\]\n]+\]", answer))
+    return [name for name in asked if name not in given]
+
+
+def format_note(names: list[str]) -> str:
+    shown = ", ".join(f"@{n}[…]" for n in names)
+    return (f"Note: the question asks for the answer as {shown}. Answer again from the tool results, "
+            "ending with that format, each value in its brackets.")
 
 
 def named_tool_note(names: list[str]) -> str:

@@ -356,3 +356,16 @@ def test_one_tool_called_over_and_over_must_then_answer(data_agent):
     agent = data_agent(backend)
     assert agent.run("How many rows are there?").text == "3"
     assert backend.requests[4].options.response_format == ANSWER_SCHEMA
+
+
+def test_an_answer_without_the_asked_format_is_asked_again(data_agent):
+    from shell_agent_lab.agent._loopguard import missing_templates
+    assert missing_templates("Answer as @n[value] and @m[value].", "@n[3] and @m[value]") == ["m"]
+    assert missing_templates("How many?", "3") == []
+    backend = _no_tool_choice(ScriptedBackend([call("query_sql", {"sql": "SELECT 15 AS total"}),
+                                               "The total is 15.", '{"answer": "The total is 15. @total[15]"}']))
+    agent = data_agent(backend)
+    r = agent.run("What is the total of units? Answer as @total[value].")
+    assert r.text == "The total is 15. @total[15]"
+    assert "@total[…]" in backend.requests[2].messages[-1].content
+    assert backend.requests[2].options.response_format == ANSWER_SCHEMA
