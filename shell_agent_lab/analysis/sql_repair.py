@@ -128,9 +128,11 @@ def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(s < end and start < e for s, e in spans)
 
 
-def _replace_free(sql: str, pattern: re.Pattern[str], make: "callable", *, identifiers: bool = True) -> str:
-    """Replace matches of ``pattern`` that lie outside literals/comments (and quoted names)."""
-    spans = _protected(sql, identifiers=identifiers)
+def _replace_free(sql: str, pattern: re.Pattern[str], make: Callable[[re.Match[str]], str | None], *,
+                  identifiers: bool = True, spans: list[tuple[int, int]] | None = None) -> str:
+    """Replace matches of ``pattern`` that lie outside literals/comments (and quoted names), or
+    outside ``spans`` when given; ``make`` returning None keeps a match as it is."""
+    spans = _protected(sql, identifiers=identifiers) if spans is None else spans
     out, last = [], 0
     for match in pattern.finditer(sql):
         if _inside(spans, match.start(), match.end()):
@@ -192,21 +194,12 @@ def _quoted_columns(sql: str, pattern: re.Pattern[str], accept: Callable[[str], 
             return None
         changed.append(name)
         return match.group(1) + '"' + name.replace('"', '""') + '"'
+    # comments and quoted names only: the strings are what is looked at
     spans = [m.span() for m in re.finditer(r"--[^\n]*|/\*.*?\*/|\"(?:[^\"]|\"\")*\"", sql, re.S)]
-    out, last = [], 0
-    for match in pattern.finditer(sql):
-        if _inside(spans, match.start(), match.end()):
-            continue
-        replacement = swap(match)
-        if replacement is None:
-            continue
-        out.append(sql[last:match.start()])
-        out.append(replacement)
-        last = match.end()
-    out.append(sql[last:])
+    fixed = _replace_free(sql, pattern, swap, spans=spans)
     if not changed:
         return None
-    return Repair("".join(out), "read " + ", ".join(f"'{n}'" for n in dict.fromkeys(changed)) + " as a column, not a string")
+    return Repair(fixed, "read " + ", ".join(f"'{n}'" for n in dict.fromkeys(changed)) + " as a column, not a string")
 
 
 _MISSING_COLUMN = re.compile(r'Referenced column "?([^"!]+?)"? not found', re.IGNORECASE)
