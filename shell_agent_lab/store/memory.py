@@ -20,17 +20,19 @@ from ._token_cache import TokenCache
 from .errors import NotFoundError, ValidationError
 from .models import (
     GLOBAL_CATEGORIES,
+    GLOBAL_SCOPE,
     GLOBAL_SOURCES,
     SESSION_CATEGORIES,
     SESSION_SOURCES,
     AddResult,
     Caps,
+    ImportResult,
     MemoryEntry,
 )
+from .transfer import export_envelope, normalise_entries
 
 __all__ = ["GlobalMemory", "SessionMemory"]
 
-GLOBAL_SCOPE = "global"
 _GLOBAL_MARKER = "({n} earlier facts elided to fit budget)"
 _SESSION_MARKER = "({n} earlier session-memory entries elided to fit budget)"
 _STATE_CASE = (
@@ -497,14 +499,32 @@ class GlobalMemory:
         return self._core.render(GLOBAL_SCOPE, session_scope_tag="global", marker=_GLOBAL_MARKER)
 
     def export(self) -> dict:
-        from .transfer import export_envelope
+        return export_envelope(self.list(), self._core._clock())
 
-        return export_envelope(self, self._core._clock())
-
-    def import_(self, envelope: dict) -> "ImportResult":  # noqa: F821
-        from .transfer import import_envelope
-
-        return import_envelope(self._core, envelope, self._caps.global_memory)
+    def import_(self, envelope: dict) -> ImportResult:
+        """Merge an export envelope in one transaction (all or nothing): the envelope is validated
+        first, then each entry is added through ``add``'s consolidation."""
+        entries, skipped = normalise_entries(envelope)
+        added = touched = 0
+        core = self._core
+        with core._db.write() as conn:
+            for entry in entries:
+                try:
+                    result = core.add(
+                        GLOBAL_SCOPE, None, entry["fact"], entry["category"], source=entry["source"],
+                        native_fact=entry["native_fact"], tool_originated=entry["tool_originated"],
+                        turn=0, categories=GLOBAL_CATEGORIES, sources=GLOBAL_SOURCES,
+                        cap=self._caps.global_memory, conn=conn, created_at=entry["created_at"],
+                        source_time=entry["source_time"],
+                    )
+                except ValidationError:  # empty or oversized fact: skip it, keep the rest
+                    skipped += 1
+                    continue
+                if result.added:
+                    added += 1
+                else:   # merged into a known fact (a touch), not skipped
+                    touched += 1
+        return ImportResult(added=added, touched=touched, skipped=skipped)
 
 
 class SessionMemory:

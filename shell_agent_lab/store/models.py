@@ -15,6 +15,7 @@ __all__ = [
     "Finding",
     "SummaryEntry",
     "ObjectMeta",
+    "GLOBAL_SCOPE",
     "GLOBAL_CATEGORIES",
     "SESSION_CATEGORIES",
     "GLOBAL_SOURCES",
@@ -23,6 +24,8 @@ __all__ = [
     "OBJECT_TYPES",
 ]
 
+#: the memory table's scope for Global Memory (a session's scope is ``session_scope(id)``)
+GLOBAL_SCOPE = "global"
 GLOBAL_CATEGORIES = ("preference", "decision")
 SESSION_CATEGORIES = ("fact", "context")
 GLOBAL_SOURCES = (

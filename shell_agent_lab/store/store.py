@@ -20,8 +20,8 @@ from ._db import DB_NAME, Database
 from ._time import Clock, from_db, to_db, utc_now
 from .errors import NotFoundError, PrivateSessionError, StoreError, ValidationError
 from .findings import Findings
-from .memory import GLOBAL_SCOPE, GlobalMemory, SessionMemory, _MemoryCore, session_scope
-from .models import GLOBAL_CATEGORIES, Caps, MemoryEntry, Record, Session, SummaryEntry
+from .memory import GlobalMemory, SessionMemory, _MemoryCore, session_scope
+from .models import GLOBAL_CATEGORIES, GLOBAL_SCOPE, Caps, MemoryEntry, Record, Session, SummaryEntry
 from .objects import ObjectStore
 
 __all__ = ["Store"]

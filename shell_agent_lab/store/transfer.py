@@ -2,22 +2,24 @@
 
 ``{"kind": "shell-agent-lab-global-memory", "schema_version": 1, "exported_at": ...,
 "exported_by_app_version": ..., "entries": [...]}``. Import validates the whole file before
-writing anything, then merges entry by entry through ``add`` so near-duplicates consolidate.
+writing anything; ``GlobalMemory.import_`` then merges the normalised entries one by one
+through ``add`` so near-duplicates consolidate. This module only validates and normalises: it
+never writes (and never imports the memory class).
 """
 from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Iterable, TypedDict
 
 from ._time import parse_iso, to_db
-from .errors import InvalidImportError, ValidationError
-from .models import GLOBAL_CATEGORIES, GLOBAL_SOURCES, ImportResult
+from .errors import InvalidImportError
+from .models import GLOBAL_CATEGORIES, GLOBAL_SOURCES, MemoryEntry
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .memory import GlobalMemory, _MemoryCore
-
-__all__ = ["ENVELOPE_KIND", "ENVELOPE_VERSION", "parse_envelope", "export_envelope", "import_envelope"]
+__all__ = [
+    "ENVELOPE_KIND", "ENVELOPE_VERSION", "ImportEntry", "parse_envelope", "export_envelope",
+    "normalise_entries",
+]
 
 ENVELOPE_KIND = "shell-agent-lab-global-memory"
 ENVELOPE_VERSION = 1
@@ -66,9 +68,10 @@ def validate_envelope(data: object) -> list[dict[str, Any]]:
     return entries
 
 
-def export_envelope(memory: "GlobalMemory", now: datetime) -> dict[str, Any]:
-    """Current (not superseded) entries, oldest first, so an import keeps their order."""
-    entries = [
+def export_envelope(entries: Iterable[MemoryEntry], now: datetime) -> dict[str, Any]:
+    """The envelope for ``entries`` (newest first, as ``GlobalMemory.list`` returns them), written
+    oldest first so an import keeps their order."""
+    rows = [
         {
             "fact": e.fact,
             "native_fact": e.native_fact,
@@ -78,46 +81,49 @@ def export_envelope(memory: "GlobalMemory", now: datetime) -> dict[str, Any]:
             "source_time": to_db(e.source_time),
             "created_at": to_db(e.created_at),
         }
-        for e in reversed(memory.list())
+        for e in reversed(list(entries))
     ]
     return {
         "kind": ENVELOPE_KIND,
         "schema_version": ENVELOPE_VERSION,
         "exported_at": to_db(now),
         "exported_by_app_version": _app_version(),
-        "entries": entries,
+        "entries": rows,
     }
 
 
-def import_envelope(core: "_MemoryCore", envelope: object, cap: int | None) -> ImportResult:
-    """Merge an envelope into Global Memory in one transaction (all or nothing)."""
-    from .memory import GLOBAL_SCOPE
+class ImportEntry(TypedDict):
+    """One envelope entry, normalised: what ``GlobalMemory.import_`` adds."""
 
+    fact: str
+    category: str
+    source: str
+    native_fact: str
+    tool_originated: bool
+    created_at: datetime | None
+    source_time: datetime | None
+
+
+def normalise_entries(envelope: object) -> tuple[list[ImportEntry], int]:
+    """Validate the envelope (raises :class:`InvalidImportError`) and normalise its entries.
+
+    Returns the entries to add and how many were skipped (not an object, or no text fact); an
+    unknown category becomes ``decision``, an unknown source ``""``."""
     entries = validate_envelope(envelope)
-    added = touched = skipped = 0
-    with core._db.write() as conn:
-        for raw in entries:
-            if not isinstance(raw, dict) or not isinstance(raw.get("fact"), str):
-                skipped += 1
-                continue
-            category = raw.get("category")
-            if category not in GLOBAL_CATEGORIES:
-                category = "decision"
-            source = raw.get("source") if raw.get("source") in GLOBAL_SOURCES else ""
-            native = raw.get("native_fact") if isinstance(raw.get("native_fact"), str) else ""
-            try:
-                result = core.add(
-                    GLOBAL_SCOPE, None, raw["fact"], category, source=source, native_fact=native,
-                    tool_originated=bool(raw.get("tool_originated", False)), turn=0,
-                    categories=GLOBAL_CATEGORIES, sources=GLOBAL_SOURCES, cap=cap, conn=conn,
-                    created_at=parse_iso(raw.get("created_at")),
-                    source_time=parse_iso(raw.get("source_time")),
-                )
-            except ValidationError:  # empty or oversized fact: skip it, keep the rest
-                skipped += 1
-                continue
-            if result.added:
-                added += 1
-            else:   # merged into a known fact (a touch), not skipped
-                touched += 1
-    return ImportResult(added=added, touched=touched, skipped=skipped)
+    out: list[ImportEntry] = []
+    skipped = 0
+    for raw in entries:
+        if not isinstance(raw, dict) or not isinstance(raw.get("fact"), str):
+            skipped += 1
+            continue
+        category = raw.get("category")
+        if category not in GLOBAL_CATEGORIES:
+            category = "decision"
+        source = raw.get("source") if raw.get("source") in GLOBAL_SOURCES else ""
+        native = raw.get("native_fact") if isinstance(raw.get("native_fact"), str) else ""
+        out.append(ImportEntry(
+            fact=raw["fact"], category=category, source=source, native_fact=native,
+            tool_originated=bool(raw.get("tool_originated", False)),
+            created_at=parse_iso(raw.get("created_at")), source_time=parse_iso(raw.get("source_time")),
+        ))
+    return out, skipped
