@@ -14,7 +14,7 @@ from typing import Any
 from traitlets import Bool, Dict, Enum, Float, Int, List, TraitError, Unicode, validate
 from traitlets.config import Configurable
 
-from .tools.registry import canonical_tool_name
+from .tool_names import canonical_tool_name
 
 __all__ = ["ShellAgent", "APPROVAL_POLICIES"]
 

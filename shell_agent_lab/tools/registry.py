@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
 from ..llm.types import ToolSpec
+from ..tool_names import canonical_tool_name
 
 __all__ = [
     "Category", "ToolDescriptor", "ToolContext", "ToolResult", "ToolError", "ToolRegistry",
@@ -21,11 +22,6 @@ __all__ = [
 
 Category = Literal["read", "write", "execute"]
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
-
-
-def canonical_tool_name(name: str) -> str:
-    """Tool names are snake_case everywhere; ``-`` is accepted and folded to ``_``."""
-    return name.strip().replace("-", "_")
 
 
 class ToolError(Exception):
