@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from .. import __version__
+from .._version import __version__
 from . import _duckdb_file, _layout, _sections
 from ._names import default_filename
 from .errors import BundleExportError
