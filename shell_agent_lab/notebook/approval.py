@@ -58,6 +58,15 @@ class NotebookApprover:
         self._frontend: Frontend | None = None
         self._widgets: dict[str, Any] = {}
 
+    @property
+    def make_widget(self) -> Callable[..., Any] | None:
+        """Makes the approval widget shown in a cell (None: the prompt asks through ``input``)."""
+        return self._make_widget
+
+    @make_widget.setter
+    def make_widget(self, factory: Callable[..., Any] | None) -> None:
+        self._make_widget = factory
+
     def attach(self, view: Any, frontend: Frontend) -> None:
         """A cell starts waiting on a turn: route prompts to it."""
         with self._lock:

@@ -14,36 +14,23 @@ import logging
 from typing import Any
 
 from . import transform
+from .runtime import settings_for
 
 __all__ = ["load", "unload", "settings_for"]
 
 log = logging.getLogger(__name__)
 
 
-def settings_for(shell: Any) -> Any:
-    """The shell's ``ShellAgent`` settings object (created and registered once)."""
-    from ..config import ShellAgent
-
-    for c in getattr(shell, "configurables", []):
-        if isinstance(c, ShellAgent):
-            return c
-    import os
-
-    from ._cassette import apply_cassette
-
-    settings = ShellAgent(parent=shell)
-    apply_cassette(settings, os.environ)
-    shell.configurables.append(settings)
-    return settings
-
-
 def load(shell: Any) -> None:
     from . import commands
     from .magics import AgentMagics
+    from .runtime import use_approval_widget
+    from .widgets import ApprovalWidget
 
     from .render import next_cell
 
     settings_for(shell)
+    use_approval_widget(ApprovalWidget)
     shell.register_magics(AgentMagics(shell))
     if next_cell not in shell.events.callbacks["pre_run_cell"]:
         shell.events.register("pre_run_cell", next_cell)

@@ -8,6 +8,10 @@ Session identity, first match wins: a stable key from the notebook's metadata (s
 panel through :meth:`Runtime.set_notebook_key`), the notebook path the server gave the kernel
 (``__session__`` / ``JPY_SESSION_NAME``), otherwise a session of this kernel alone.
 ``/session NAME``, ``/private`` and ``/reset`` switch explicitly.
+
+This is the notebook package's bottom module: it imports nothing above it. What it needs from
+the modules that import it — the approval widget's factory — ``extension.load`` injects
+(:func:`use_approval_widget`).
 """
 from __future__ import annotations
 
@@ -19,18 +23,44 @@ from typing import Any, Callable, Mapping
 from .approval import NotebookApprover
 from .identity import Frontend, base_dir, detect_frontend, notebook_path
 
-__all__ = ["Runtime", "get_runtime", "get_agent", "reset_runtime"]
+__all__ = ["Runtime", "get_runtime", "get_agent", "reset_runtime", "settings_for", "use_approval_widget"]
 
 log = logging.getLogger(__name__)
 
 Builder = Callable[..., Any]
+
+#: makes the approval widget shown in a cell (``widgets.ApprovalWidget``, injected by ``extension.load``)
+_approval_widget: Callable[..., Any] | None = None
+
+
+def settings_for(shell: Any) -> Any:
+    """The shell's ``ShellAgent`` settings object (created and registered once)."""
+    from ..config import ShellAgent
+
+    for c in getattr(shell, "configurables", []):
+        if isinstance(c, ShellAgent):
+            return c
+    from ._cassette import apply_cassette
+
+    settings = ShellAgent(parent=shell)
+    apply_cassette(settings, os.environ)
+    shell.configurables.append(settings)
+    return settings
+
+
+def use_approval_widget(factory: Callable[..., Any] | None) -> None:
+    """The factory of the approval widget shown in a cell, for runtimes made now and later."""
+    global _approval_widget
+    with _runtime_lock:
+        _approval_widget = factory
+        if _runtime is not None:
+            _runtime.approver.make_widget = factory
 
 
 def _default_build(*, shell: Any, base: Any, approver: Any) -> Any:
     """The one integration point with the agent package."""
     from ..agent.factory import build_agent
     from ._script import ENV_SCRIPT, load_script
-    from .extension import settings_for
 
     script = os.environ.get(ENV_SCRIPT)
     backend = load_script(script) if script else None
@@ -53,9 +83,7 @@ class Runtime:
         self.last_reply: Any = None
         #: called with SQL text to insert it as the next cell (the side panel registers one)
         self.insert_cell_handlers: list[Callable[[str], Any]] = []
-        from .widgets import ApprovalWidget
-
-        self.approver = NotebookApprover(self.resolve_approval, make_widget=ApprovalWidget)
+        self.approver = NotebookApprover(self.resolve_approval, make_widget=_approval_widget)
 
     # -- identity ------------------------------------------------------------------------------
     @property
