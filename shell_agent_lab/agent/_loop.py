@@ -18,6 +18,7 @@ from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
 from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
 from . import _context
+from ._ask import tool_ask
 from ._arguments import argument_problem
 from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
                          LoopDetector, correct_rounding, format_note, grounding_note, missing_templates,
@@ -155,7 +156,7 @@ class _Turn:
                           publish=publish, cancel=env.cancel, tool_call_id=call_id, turn_id=env.turn_id,
                           private=bool(env.session.private), auto_extract=env.auto_extract, work_dir=work_dir,
                           namespace=env.namespace, settings=env.settings, clock=env.clock,
-                          wrap=_context.wrap_untrusted)
+                          wrap=_context.wrap_untrusted, ask=tool_ask(env.backend, env.cancel))
         return ctx
 
     def _store_fingerprint(self) -> dict[str, tuple]:

@@ -4,10 +4,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from ..llm.errors import LLMError
-from ..llm.types import Message
 from ..store.errors import StoreError
-from ..tools.registry import ToolContext, ToolError
+from ..tools.registry import ModelCallError, ToolContext, ToolError
 from .errors import AnalysisError
 
 __all__ = ["engine_of", "store_of", "text_arg", "int_arg", "ask_model", "wrap", "guarded",
@@ -71,13 +69,9 @@ def ask_model(ctx: ToolContext, system: str, user: str, *, response_format: dict
               temperature: float | None = None) -> str:
     """One model call without tools; returns the reply text (``response_format``: a JSON schema
     the reply must match, where the backend supports structured output)."""
-    if ctx.backend is None:
+    if ctx.ask is None:
         raise ToolError("this tool needs a model, and none is configured for the session.")
-    from ..llm.types import ChatOptions
-    response = ctx.backend.chat([Message("system", system), Message("user", user)],
-                                options=ChatOptions(cancel=ctx.cancel, response_format=response_format,
-                                                    temperature=temperature))
-    return (response.text or "").strip()
+    return ctx.ask(system, user, response_format=response_format, temperature=temperature)
 
 
 def guarded(fn: Callable[[ToolContext, dict[str, Any]], Any]) -> Callable[[ToolContext, dict[str, Any]], Any]:
@@ -87,7 +81,7 @@ def guarded(fn: Callable[[ToolContext, dict[str, Any]], Any]) -> Callable[[ToolC
             return fn(ctx, args or {})
         except (AnalysisError, StoreError) as exc:
             raise ToolError(str(exc)) from exc
-        except LLMError as exc:
+        except ModelCallError as exc:
             raise ToolError(f"the model call inside this tool failed: {exc}") from exc
     handler.__name__ = fn.__name__
     handler.__doc__ = fn.__doc__

@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, Protocol
 
 from ..llm.types import ToolSpec
 from ..tool_names import canonical_tool_name
 
 __all__ = [
     "Category", "ToolDescriptor", "ToolContext", "ToolResult", "ToolError", "ToolRegistry",
-    "canonical_tool_name",
+    "canonical_tool_name", "Ask", "ModelCallError",
 ]
 
 Category = Literal["read", "write", "execute"]
@@ -26,6 +26,20 @@ _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 class ToolError(Exception):
     """A tool failure the model sees as the tool's result (status ``error``)."""
+
+
+class ModelCallError(ToolError):
+    """The model call a tool made through :attr:`ToolContext.ask` failed; the text is the
+    backend's one-line error."""
+
+
+class Ask(Protocol):
+    """One model call without tools, returning the reply text (``response_format``: a JSON
+    schema the reply must match, where the backend supports structured output). A failed call
+    raises :class:`ModelCallError`."""
+
+    def __call__(self, system: str, user: str, *, response_format: dict[str, Any] | None = None,
+                 temperature: float | None = None) -> str: ...
 
 
 @dataclass
@@ -44,7 +58,7 @@ class ToolContext:
     session_id: str
     store: Any = None                 # shell_agent_lab.store.Store
     engine: Any = None                # shell_agent_lab.analysis engine for the session
-    backend: Any = None               # shell_agent_lab.llm.types.Backend (for tools that ask the model)
+    backend: Any = None               # shell_agent_lab.llm.types.Backend (tools call the model through ``ask``)
     publish: Callable[[str, dict], None] = lambda type, data: None
     cancel: threading.Event = field(default_factory=threading.Event)
     tool_call_id: str = ""
@@ -59,6 +73,9 @@ class ToolContext:
     decision: Any = None
     #: guard-wraps untrusted text a tool sends to the model itself (e.g. analyze_data windows)
     wrap: Callable[[str], str] = lambda text: text
+    #: one model call for the tools that need the model (analyze_data, analyze_text); built by
+    #: the agent's loop from the session's backend, None when there is no model
+    ask: Ask | None = None
 
     def progress(self, detail: str, current: int | None = None, total: int | None = None) -> None:
         self.publish("tool_progress", {"tool_call_id": self.tool_call_id, "turn_id": self.turn_id,

@@ -1,6 +1,7 @@
 """Fixtures for the analysis tests: an engine over a temporary session directory."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -65,10 +66,13 @@ def events() -> list:
 
 @pytest.fixture
 def make_ctx(store, session_id, engine, events):
+    from shell_agent_lab.agent._ask import tool_ask
     from shell_agent_lab.tools.registry import ToolContext
 
     def make(backend=None, **extra):
+        extra.setdefault("cancel", threading.Event())
         return ToolContext(session_id=session_id, store=store, engine=engine, backend=backend,
+                           ask=tool_ask(backend, extra["cancel"]),
                            publish=lambda type, data: events.append((type, data)),
                            tool_call_id="call-1", turn_id="turn-1", **extra)
 

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pandas as pd
 import pytest
 
+from shell_agent_lab.agent._ask import tool_ask
 from shell_agent_lab.llm.scripted import ScriptedBackend
 from shell_agent_lab.tools.registry import ToolError, ToolResult
 
@@ -179,7 +181,8 @@ def test_analyze_data_refuses_tables_over_the_analyze_cap(tools, make_engine, st
 
     small = make_engine(AnalysisSettings(threads=1, max_analyze_rows=50), memory=True,
                         ns={"big": pd.DataFrame({"v": range(51)})})
-    ctx = ToolContext(session_id=session_id, store=store, engine=small, backend=ScriptedBackend())
+    ctx = ToolContext(session_id=session_id, store=store, engine=small, backend=ScriptedBackend(),
+                      ask=tool_ask(ScriptedBackend(), threading.Event()))
     with pytest.raises(ToolError, match="pre-aggregate"):
         run(tools, "analyze_data", ctx, prompt="x", table="big")
 
