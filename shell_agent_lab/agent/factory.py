@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any, Callable
 
+from ..context.prompt import MEMORY_HEADERS
 from ..events import EventBus
 from ..llm.errors import ConfigurationError
 from ..llm.types import Backend
@@ -40,7 +41,8 @@ def _backend_factory(settings: Any) -> Callable[[str | None], Backend]:
             raise ConfigurationError(
                 "no model backend is available in this installation",
                 hint="pass backend= to build_agent, or install shell-agent-lab with its model backends") from exc
-        return select_backend(settings, profile)
+        # a replay pins the memory sections of the system prompt (context's headers)
+        return select_backend(settings, profile, pinned_sections=MEMORY_HEADERS)
     return factory
 
 

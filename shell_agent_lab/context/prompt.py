@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
-    "BASE_PROMPT", "RULES_INTRO", "GLOBAL_HEADER", "SESSION_HEADER", "FINDINGS_HEADER",
+    "BASE_PROMPT", "RULES_INTRO", "GLOBAL_HEADER", "SESSION_HEADER", "FINDINGS_HEADER", "MEMORY_HEADERS",
     "SCHEMA_HEADER", "RULES_FILENAME", "RULES_MAX_BYTES", "PromptParts", "render_system_prompt", "RulesFile",
     "normalise_rules", "split_system_prompt", "COMPACT_BASE_PROMPT",
 ]
@@ -72,6 +72,8 @@ SCHEMA_HEADER = "Data available in this session (tables and their columns; names
 GLOBAL_HEADER = "Important facts you remember about the user:"
 SESSION_HEADER = "Notes about the current session:"
 FINDINGS_HEADER = "Analysis findings in this session:"
+#: the headers of the memory sections, in the order they appear in the system prompt
+MEMORY_HEADERS = (GLOBAL_HEADER, SESSION_HEADER, FINDINGS_HEADER)
 
 
 @dataclass(frozen=True)

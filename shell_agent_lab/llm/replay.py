@@ -144,20 +144,19 @@ def normalize_request(messages: Sequence[Message], tools: Sequence[ToolSpec],
     return normalized
 
 
-def memory_in_prompt(messages: Sequence[Message], env: Mapping[str, str] | None = None) -> str:
-    """The memory part of the system prompt (Global Memory, Session Memory and Findings
-    sections, masked like the key), or "" when it has none.
+def memory_in_prompt(messages: Sequence[Message], env: Mapping[str, str] | None = None, *,
+                     headers: Sequence[str] = ()) -> str:
+    """The memory part of the system prompt (from the first of the sections named by
+    ``headers`` on, masked like the key), or "" when it has none.
 
     Matching on the conversation ignores the system prompt so that rewording the base prompt
     does not invalidate every recording; this part is still pinned: a replayed answer that was
     recorded with other memory in the prompt (a preference that no longer reaches the model, a
-    fact that leaks into a private session) fails the replay.
+    fact that leaks into a private session) fails the replay. The headers come from whoever
+    builds the backend (the agent's factory passes the context's memory section headers).
     """
-    from ..context.prompt import FINDINGS_HEADER, GLOBAL_HEADER, SESSION_HEADER
-
     system = system_prompt_of(messages)
-    starts = [i for i in (system.find(f"\n{h}\n") for h in (GLOBAL_HEADER, SESSION_HEADER, FINDINGS_HEADER))
-              if i >= 0]
+    starts = [i for i in (system.find(f"\n{h}\n") for h in headers) if i >= 0]
     if not starts:
         return ""
     return mask_volatile(scrub_secrets(system[min(starts) + 1:], env), env).strip()
@@ -214,8 +213,12 @@ class ReplayBackend(Backend):
     name = "replay"
 
     def __init__(self, cassette: str | os.PathLike[str], inner: Union[Backend, InnerFactory, None] = None, *,
-                 mode: Mode | None = None, env: Mapping[str, str] | None = None) -> None:
+                 mode: Mode | None = None, env: Mapping[str, str] | None = None,
+                 pinned_sections: Sequence[str] = ()) -> None:
+        """``pinned_sections``: headers of the system prompt's sections a conversation-matched
+        replay still pins (see :func:`memory_in_prompt`); none by default."""
         self._env = os.environ if env is None else env
+        self._pinned = tuple(pinned_sections)
         chosen = mode or self._env.get(ENV_REPLAY_MODE) or "replay"
         if chosen not in _MODES:
             raise ConfigurationError(f"unknown replay mode {chosen!r}",
@@ -261,8 +264,8 @@ class ReplayBackend(Backend):
         key = request_key(normalized)
         if self.mode != "record":
             found = self._lookup(key)
-            if found is not None and "memory" in found:
-                now = memory_in_prompt(messages, self._env)
+            if found is not None and self._pinned and "memory" in found:
+                now = memory_in_prompt(messages, self._env, headers=self._pinned)
                 if now != found["memory"]:
                     raise ReplayMissError(
                         f"cassette {self.path} recorded this answer with other memory in the system "
@@ -294,7 +297,7 @@ class ReplayBackend(Backend):
                 on_text(piece)
 
             response = inner.stream(messages, tools, on_text=collect, options=options)
-        memory = memory_in_prompt(messages, self._env) if _matches_conversation(self._env) else None
+        memory = memory_in_prompt(messages, self._env, headers=self._pinned) if _matches_conversation(self._env) else None
         self._record(key, normalized, response, chunks, memory)
         return response
 

@@ -20,7 +20,7 @@ import dataclasses
 
 import os
 import socket
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import ConfigurationError
 from .profiles import Profile
@@ -112,8 +112,11 @@ def _auto_profile(env: Mapping[str, str], probe: Probe, local_available: Callabl
 
 
 def build_backend(profile: Profile, *, env: Mapping[str, str] | None = None,
-                  profiles: Mapping[str, Profile] | None = None) -> Backend:
-    """Construct the backend ``profile`` describes (nothing is contacted yet)."""
+                  profiles: Mapping[str, Profile] | None = None, pinned_sections: Sequence[str] = ()) -> Backend:
+    """Construct the backend ``profile`` describes (nothing is contacted yet).
+
+    ``pinned_sections``: for a replay, the system prompt's section headers it pins
+    (:class:`~.replay.ReplayBackend`)."""
     env = os.environ if env is None else env
     opts = dict(profile.options)
     settings = profile.defaults
@@ -147,7 +150,7 @@ def build_backend(profile: Profile, *, env: Mapping[str, str] | None = None,
 
         backend = ScriptedBackend(list(opts.get("responses") or []), model=profile.model or "scripted")
     else:
-        backend, source_profile = _build_replay(profile, opts, env, profiles or {})
+        backend, source_profile = _build_replay(profile, opts, env, profiles or {}, pinned_sections)
         if source_profile is not None:
             # a replay stands in for the model it records: the same defaults (context budget,
             # extraction, schema in the prompt), so a recording shows what that model really does
@@ -164,7 +167,7 @@ def build_backend(profile: Profile, *, env: Mapping[str, str] | None = None,
 
 
 def _build_replay(profile: Profile, opts: dict[str, Any], env: Mapping[str, str],
-                  profiles: Mapping[str, Profile]) -> tuple[Backend, Profile | None]:
+                  profiles: Mapping[str, Profile], pinned_sections: Sequence[str] = ()) -> tuple[Backend, Profile | None]:
     from .replay import ReplayBackend
 
     cassette = opts.get("cassette")
@@ -188,12 +191,14 @@ def _build_replay(profile: Profile, opts: dict[str, Any], env: Mapping[str, str]
 
         def inner() -> Backend:
             return build_backend(source_profile, env=env, profiles=profiles)
-    backend = ReplayBackend(os.path.expanduser(str(cassette)), inner, mode=opts.get("mode"), env=env)
+    backend = ReplayBackend(os.path.expanduser(str(cassette)), inner, mode=opts.get("mode"), env=env,
+                            pinned_sections=pinned_sections)
     return backend, source_profile
 
 
 def select_backend(profiles: Any = None, name: str | None = None, *, env: Mapping[str, str] | None = None,
-                   probe: Probe | None = None, local_available: Callable[[], bool] | None = None) -> Backend:
+                   probe: Probe | None = None, local_available: Callable[[], bool] | None = None,
+                   pinned_sections: Sequence[str] = ()) -> Backend:
     """Resolve the profile (see :func:`resolve_profile`) and build its backend.
 
     ``profiles`` may be the ``ShellAgent`` settings (its ``profiles``, ``profile`` and ``model``
@@ -202,7 +207,7 @@ def select_backend(profiles: Any = None, name: str | None = None, *, env: Mappin
     env = os.environ if env is None else env
     profile = resolve_profile(profiles, name, env=env, probe=probe, local_available=local_available)
     known, _, _ = _profiles_of(profiles)
-    return build_backend(profile, env=env, profiles=known)
+    return build_backend(profile, env=env, profiles=known, pinned_sections=pinned_sections)
 
 
 def _optional_float(value: Any, name: str) -> float | None:

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from shell_agent_lab.context.prompt import MEMORY_HEADERS
 from shell_agent_lab.llm.errors import ConfigurationError
 from shell_agent_lab.llm.openai_backend import OpenAIBackend
 from shell_agent_lab.llm.replay import ReplayBackend, ReplayMissError, normalize_request, request_key
@@ -111,20 +112,39 @@ def test_conversation_matching_still_pins_the_memory_in_the_prompt(tmp_path, mon
     cassette = tmp_path / "memory.json"
     question = Message("user", "Which month?")
     source = ScriptedBackend(["April (fiscal)"])
-    recorder = ReplayBackend(cassette, source, mode="record")
+    recorder = ReplayBackend(cassette, source, mode="record", pinned_sections=MEMORY_HEADERS)
     recorder.chat([Message("system", _prompt("- [user-stated] User uses the fiscal year (learned 2026-01-02)")),
                    question])
     recorded = json.loads(cassette.read_text())["interactions"][0]
     assert recorded["memory"].startswith("Important facts you remember about the user:")
     assert "(learned DATE)" in recorded["memory"]
 
-    player = ReplayBackend(cassette, mode="replay")
+    player = ReplayBackend(cassette, mode="replay", pinned_sections=MEMORY_HEADERS)
     # reworded base prompt, same memory on another day: still answered
     reworded = _prompt("- [user-stated] User uses the fiscal year (learned 2026-03-04)").replace("v1", "v2")
     assert player.chat([Message("system", reworded), question]).text == "April (fiscal)"
     # the preference no longer reaches the prompt: the replay fails and says why
     with pytest.raises(ReplayMissError, match="other memory in the system prompt"):
-        ReplayBackend(cassette, mode="replay").chat([Message("system", _prompt()), question])
+        ReplayBackend(cassette, mode="replay", pinned_sections=MEMORY_HEADERS).chat(
+            [Message("system", _prompt()), question])
+
+
+def test_the_agents_factory_has_a_replay_pin_the_memory_sections(tmp_path, monkeypatch):
+    from shell_agent_lab.agent.factory import _backend_factory
+    from shell_agent_lab.config import ShellAgent
+
+    monkeypatch.setenv("SHELL_AGENT_LAB_REPLAY_MATCH", "conversation")
+    cassette = tmp_path / "memory.json"
+    question = Message("user", "Which month?")
+    ReplayBackend(cassette, ScriptedBackend(["April (fiscal)"]), mode="record", pinned_sections=MEMORY_HEADERS).chat(
+        [Message("system", _prompt("- [user-stated] User uses the fiscal year")), question])
+    settings = ShellAgent(profiles={"demo": {"backend": "replay", "options": {"cassette": str(cassette)}}},
+                          profile="demo")
+    player = _backend_factory(settings)(None)
+    with pytest.raises(ReplayMissError, match="other memory in the system prompt"):
+        player.chat([Message("system", _prompt()), question])
+    # without the pin (the backend alone) the same request is answered
+    assert ReplayBackend(cassette, mode="replay").chat([Message("system", _prompt()), question]).text
 
 
 def test_recordings_without_memory_stay_valid(tmp_path, monkeypatch):
