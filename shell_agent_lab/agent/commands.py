@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..llm.errors import LLMError
+from ..tools.extensions import Extensions
 
 __all__ = ["CommandResult", "Command", "register_command", "unregister_command", "commands",
            "is_command", "run_command", "parse_command"]
@@ -203,6 +204,58 @@ def _stop(agent: Any, args: list[str]) -> CommandResult:
     return CommandResult("stop", text, data={"previous_state": str(state)}, kind="stop")
 
 
+def _state_text(status: dict[str, Any]) -> str:
+    if status["alive"]:
+        return "running"
+    if status["pending"]:
+        return "not started yet (starts with the next message)"
+    if status["restart_on_use"]:
+        return "stopped after a call timed out or was stopped (starts again on its next call)"
+    return "stopped"
+
+
+def _tools(agent: Any, words: list[str]) -> CommandResult:
+    ext: Extensions | None = getattr(agent, "extensions", None)
+    if ext is not None:
+        ext.start_servers()         # the listing shows what the next turn offers
+    if words[:1] == ["reload"]:
+        if ext is None:
+            return CommandResult("tools", error="script tools are not set up in this kernel")
+        names = ext.reload_scripts()
+        return CommandResult("tools", text=f"Reloaded {len(names)} script tool(s): {', '.join(names) or 'none'}",
+                             kind="tools")
+    rows = []
+    for d in agent.registry.all():
+        rows.append({"name": d.name, "category": d.category, "source": d.source,
+                     "approval": agent.gate.required(d) if getattr(agent, "gate", None) is not None
+                     else d.approval_default, "description": d.description.splitlines()[0][:80]})
+    lines = ["| tool | category | source | asks first |", "|---|---|---|---|"]
+    lines += [f"| `{r['name']}` | {r['category']} | {r['source']} | {'yes' if r['approval'] else 'no'} |"
+              for r in rows]
+    return CommandResult("tools", text="\n".join(lines), data=rows, kind="tools")
+
+
+def _mcp(agent: Any, words: list[str]) -> CommandResult:
+    ext: Extensions | None = getattr(agent, "extensions", None)
+    problem = ext.errors.get("configuration") if ext is not None else None
+    note = f"\n\nThe MCP configuration was not applied: {problem}" if problem else ""
+    if ext is None or not ext.servers:
+        return CommandResult("mcp", text="No MCP servers are configured for this profile (set "
+                             "`ShellAgent.mcp_servers`, or a profile's `mcp_servers`)." + note,
+                             kind="mcp", data=[])
+    if words[:1] == ["restart"] and len(words) == 2:
+        try:
+            return CommandResult("mcp", text=ext.restart(words[1]), kind="mcp", data=ext.status())
+        except KeyError as exc:
+            return CommandResult("mcp", error=str(exc.args[0]))
+    if words:
+        return CommandResult("mcp", error="usage: /mcp  or  /mcp restart NAME")
+    status = ext.status()
+    lines = [f"- **{s['name']}**: {_state_text(s)}, {len(s['tools'])} tool(s)"
+             + (f" — {s['error'].splitlines()[0]}" if s["error"] else "") for s in status]
+    return CommandResult("mcp", text="\n".join(lines) + note, data=status, kind="mcp")
+
+
 register_command("help", _help, "List the commands.")
 register_command("model", _model, "Show the model, or switch it within the current profile.", "/model [name]")
 register_command("profile", _profile, "List profiles, or bind this session to one.", "/profile [name]")
@@ -212,3 +265,6 @@ register_command("data", _data, "List the tables and DataFrames the assistant ca
 register_command("sessions", _sessions, "List all sessions.")
 register_command("reset", _reset, "Start a new conversation for this notebook (the old one is kept).")
 register_command("stop", _stop, "Stop the running answer and clear the queue.")
+register_command("tools", _tools, "List the tools the model may call; `/tools reload` rereads scripts",
+                 "/tools [reload]")
+register_command("mcp", _mcp, "MCP servers and their state; `/mcp restart NAME`", "/mcp [restart NAME]")

@@ -10,7 +10,8 @@
   next turn (or ``/tools``) needs their tools;
 * ``run_python``, which runs approved code in the notebook's namespace.
 
-Slash commands ``/tools`` and ``/mcp`` are registered here, so every front door has them.
+The slash commands ``/tools`` and ``/mcp`` that read an agent's extensions live with the other
+commands, in ``agent/commands.py``.
 """
 from __future__ import annotations
 
@@ -162,70 +163,4 @@ def install_extensions(registry: ToolRegistry, settings: Any, *, data_dir: Path 
     ext.reload_scripts()
     if start_servers:
         ext.start_servers()
-    _register_commands()
     return ext
-
-
-_commands_registered = False
-
-
-def _state_text(status: dict[str, Any]) -> str:
-    if status["alive"]:
-        return "running"
-    if status["pending"]:
-        return "not started yet (starts with the next message)"
-    if status["restart_on_use"]:
-        return "stopped after a call timed out or was stopped (starts again on its next call)"
-    return "stopped"
-
-
-def _register_commands() -> None:
-    global _commands_registered
-    if _commands_registered:
-        return
-    from ..agent.commands import CommandResult, register_command
-
-    def tools_command(agent: Any, words: list[str]) -> CommandResult:
-        ext: Extensions | None = getattr(agent, "extensions", None)
-        if ext is not None:
-            ext.start_servers()         # the listing shows what the next turn offers
-        if words[:1] == ["reload"]:
-            if ext is None:
-                return CommandResult("tools", error="script tools are not set up in this kernel")
-            names = ext.reload_scripts()
-            return CommandResult("tools", text=f"Reloaded {len(names)} script tool(s): {', '.join(names) or 'none'}",
-                                 kind="tools")
-        rows = []
-        for d in agent.registry.all():
-            rows.append({"name": d.name, "category": d.category, "source": d.source,
-                         "approval": agent.gate.required(d) if getattr(agent, "gate", None) is not None
-                         else d.approval_default, "description": d.description.splitlines()[0][:80]})
-        lines = ["| tool | category | source | asks first |", "|---|---|---|---|"]
-        lines += [f"| `{r['name']}` | {r['category']} | {r['source']} | {'yes' if r['approval'] else 'no'} |"
-                  for r in rows]
-        return CommandResult("tools", text="\n".join(lines), data=rows, kind="tools")
-
-    def mcp_command(agent: Any, words: list[str]) -> CommandResult:
-        ext: Extensions | None = getattr(agent, "extensions", None)
-        problem = ext.errors.get("configuration") if ext is not None else None
-        note = f"\n\nThe MCP configuration was not applied: {problem}" if problem else ""
-        if ext is None or not ext.servers:
-            return CommandResult("mcp", text="No MCP servers are configured for this profile (set "
-                                 "`ShellAgent.mcp_servers`, or a profile's `mcp_servers`)." + note,
-                                 kind="mcp", data=[])
-        if words[:1] == ["restart"] and len(words) == 2:
-            try:
-                return CommandResult("mcp", text=ext.restart(words[1]), kind="mcp", data=ext.status())
-            except KeyError as exc:
-                return CommandResult("mcp", error=str(exc.args[0]))
-        if words:
-            return CommandResult("mcp", error="usage: /mcp  or  /mcp restart NAME")
-        status = ext.status()
-        lines = [f"- **{s['name']}**: {_state_text(s)}, {len(s['tools'])} tool(s)"
-                 + (f" — {s['error'].splitlines()[0]}" if s["error"] else "") for s in status]
-        return CommandResult("mcp", text="\n".join(lines) + note, data=status, kind="mcp")
-
-    register_command("tools", tools_command, "List the tools the model may call; `/tools reload` rereads scripts",
-                     "/tools [reload]")
-    register_command("mcp", mcp_command, "MCP servers and their state; `/mcp restart NAME`", "/mcp [restart NAME]")
-    _commands_registered = True
