@@ -339,8 +339,6 @@ class Agent:
         backend = backend or self._backends.get(self._profile_of(session))
         return auto_extract_on(self.settings, self._profile_dict(session), backend)
 
-    _auto_extract = auto_extract_enabled    # older name, still used by front doors
-
     @property
     def profile(self) -> str | None:
         """The profile the current session uses (its own, else ``ShellAgent.profile``)."""

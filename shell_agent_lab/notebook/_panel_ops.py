@@ -1,7 +1,7 @@
 """The side panel's ops: one handler per op in ``protocol.json`` (the ``OPS`` dispatch table).
 
-A handler takes the dispatcher (``d.runtime``, ``d.agent``, ``d.store``, ``d.publish``) and the
-validated arguments, and returns the result object; refusals raise :class:`RequestError`.
+A handler takes the dispatcher (a :class:`~._panel_types.PanelHost`: ``d.runtime``, ``d.agent``,
+``d.store``, ``d.publish``) and the validated arguments, and returns the result object; refusals raise :class:`RequestError`.
 Handlers never block on a turn: they run on the comm's thread while cells execute.
 """
 from __future__ import annotations
@@ -13,15 +13,14 @@ import logging
 import tempfile
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from .._version import __version__
-from ._panel_wire import (GLOBAL_CATEGORIES, PROTOCOL_VERSION, RequestError, entry_json, finding_json,
+from ..agent.agent import AgentBusyError
+from ._panel_types import PanelAgent, PanelHost, PanelRuntime
+from ._panel_wire import (PROTOCOL_VERSION, RequestError, entry_json, finding_json,
                           json_safe, load_protocol, map_exception, memory_id, record_json, session_json,
                           table_json)
-
-if TYPE_CHECKING:
-    from .comm import Dispatcher
 
 __all__ = ["OPS"]
 
@@ -29,7 +28,7 @@ log = logging.getLogger(__name__)
 
 _SEND_WAIT = 0.25          # seconds `send` waits for a quick answer (slash command, queued) before "started"
 
-Handler = Callable[["Dispatcher", dict[str, Any]], dict[str, Any]]
+Handler = Callable[[PanelHost, dict[str, Any]], dict[str, Any]]
 OPS: dict[str, Handler] = {}
 
 
@@ -42,7 +41,7 @@ def _op(name: str) -> Callable[[Handler], Handler]:
 
 
 @_op("hello")
-def _hello(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _hello(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     if args["protocol"] != PROTOCOL_VERSION:
         raise RequestError("version_mismatch", f"the panel speaks protocol {args['protocol']}, this kernel "
                                                f"speaks {PROTOCOL_VERSION} (shell-agent-lab {__version__})")
@@ -64,7 +63,7 @@ def _hello(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _bind_key(runtime: Any, key: str) -> None:
+def _bind_key(runtime: PanelRuntime, key: str) -> None:
     """Tie the notebook's stable key to its session without undoing an explicit switch.
 
     Before the assistant exists the key selects the session (a renamed notebook finds its
@@ -73,7 +72,7 @@ def _bind_key(runtime: Any, key: str) -> None:
     session holds it.
     """
     try:
-        if not getattr(runtime, "started", False):
+        if not runtime.started:
             runtime.set_notebook_key(key)
             return
         agent = runtime.agent
@@ -82,25 +81,20 @@ def _bind_key(runtime: Any, key: str) -> None:
             return
         if agent.store.find_session(None, key=key) is None:
             agent.store.set_session_key(current.id, key)
-            refresh = getattr(agent, "refresh_session", None)
-            if refresh is not None:
-                refresh()
+            agent.refresh_session()
+    except AgentBusyError:
+        log.info("session key not bound while a turn runs; keeping the current session")
     except Exception as exc:
-        if "AgentBusyError" in {c.__name__ for c in type(exc).__mro__}:
-            log.info("session key not bound while a turn runs; keeping the current session")
-            return
         raise RequestError("no_agent", f"the assistant could not open this notebook's session: {exc}") from exc
 
 
-def _state_name(agent: Any) -> str:
-    state = agent.state
-    name = getattr(state, "name", None) or getattr(state, "value", None) or str(state)
-    name = str(name).upper()
+def _state_name(agent: PanelAgent) -> str:
+    name = str(agent.state.name).upper()
     return name if name in ("READY", "BUSY", "EXTRACTING", "QUEUED") else "READY"
 
 
 @_op("send")
-def _send(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _send(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     message = args["message"].strip()
     if not message:
         raise RequestError("bad_request", "the message is empty")
@@ -126,22 +120,22 @@ def _send(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
         code, text = map_exception(box["error"])
         raise RequestError(code, text)
     result = box["result"]
-    phase = str(getattr(result, "phase", "completed") or "completed")
+    phase = str(result.phase or "completed")
     if phase not in ("started", "completed", "queued", "command", "error"):
         phase = "completed"
-    text = getattr(result, "content", None) or None
-    error = getattr(result, "error_message", None) or None
+    text = result.content or None
+    error = result.error_message or None
     return {"phase": phase, "text": None if text is None else str(text), "error": None if error is None else str(error)}
 
 
 @_op("abort")
-def _abort(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _abort(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     d.agent.abort()
     return {"aborted": True}
 
 
 @_op("approve")
-def _approve(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _approve(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     request_id = args["request_id"]
     d.agent  # noqa: B018 - make sure the agent (and its approval tracking) exists
     resolved = bool(d.runtime.resolve_approval(request_id, bool(args["approved"]), args.get("feedback", "")))
@@ -151,7 +145,7 @@ def _approve(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("history")
-def _history(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _history(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     agent = d.agent
     records = [
         record_json(r) for r in agent.store.list_records(str(agent.session.id))
@@ -160,10 +154,10 @@ def _history(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
     return {"records": records, "state": _state_name(agent), "pending_approvals": _pending(agent, d)}
 
 
-def _pending(agent: Any, d: "Dispatcher") -> list[dict[str, Any]]:
+def _pending(agent: PanelAgent, d: PanelHost) -> list[dict[str, Any]]:
     """Approvals still waiting: from the agent's gate (authoritative), else as seen on the bus."""
-    gate = getattr(agent, "gate", None)
-    if gate is None or not hasattr(gate, "pending"):
+    gate = agent.gate
+    if gate is None:
         return d.pending_approvals()
     return [json_safe({"request_id": r.id, "tool_name": r.tool_name, "arguments": r.arguments,
                         "category": r.category, "dialog": r.dialog, "preview": r.preview})
@@ -171,14 +165,14 @@ def _pending(agent: Any, d: "Dispatcher") -> list[dict[str, Any]]:
 
 
 @_op("memory_list")
-def _memory_list(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _memory_list(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     agent = d.agent
     store, sid = agent.store, str(agent.session.id)
     session: list[dict[str, Any]] = []
     suggestions: list[dict[str, Any]] = []
     for e in store.session_memory.list(sid):
         # gated preference/decision entries wait in Session Memory for the user's Pin
-        suggested = bool(e.suggested) if hasattr(e, "suggested") else e.category in GLOBAL_CATEGORIES
+        suggested = bool(e.suggested)
         (suggestions if suggested else session).append(entry_json(e, "session"))
     return {
         "global": [entry_json(e, "global") for e in store.global_memory.list()],
@@ -189,7 +183,7 @@ def _memory_list(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("memory_pin")
-def _memory_pin(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _memory_pin(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     entry = d.store.pin_session_memory(d.session_id(), memory_id(args["entry_id"]), args["category"])
     d.publish("global_memory_updated")
     d.publish("session_memory_updated")
@@ -197,7 +191,7 @@ def _memory_pin(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("memory_demote")
-def _memory_demote(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _memory_demote(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     entry = d.store.demote_global(memory_id(args["entry_id"]), d.session_id())
     d.publish("global_memory_updated")
     d.publish("session_memory_updated")
@@ -205,7 +199,7 @@ def _memory_demote(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("memory_edit")
-def _memory_edit(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _memory_edit(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     if "fact" not in args and "category" not in args:
         raise RequestError("bad_request", "memory_edit: pass a new fact or category")
     scope, entry_id = args["scope"], memory_id(args["entry_id"])
@@ -220,7 +214,7 @@ def _memory_edit(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("memory_delete")
-def _memory_delete(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _memory_delete(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     ids = [memory_id(i) for i in args["ids"]]
     store = d.store
     if args["scope"] == "global":
@@ -232,13 +226,13 @@ def _memory_delete(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("findings_list")
-def _findings_list(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _findings_list(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     findings = sorted(d.store.findings.list(d.session_id()), key=lambda f: f.created_at, reverse=True)
     return {"findings": [finding_json(f) for f in findings]}
 
 
 @_op("findings_add")
-def _findings_add(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _findings_add(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     finding = d.store.findings.add(d.session_id(), args["content"].strip(), tags=tuple(args.get("tags", ())))
     if finding is not None:
         d.publish("findings_updated")
@@ -246,40 +240,36 @@ def _findings_add(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("findings_pin")
-def _findings_pin(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _findings_pin(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     entry = d.store.pin_finding(d.session_id(), args["finding_id"], args["category"])
     d.publish("global_memory_updated")
     return {"entry": entry_json(entry, "global")}
 
 
 @_op("findings_delete")
-def _findings_delete(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _findings_delete(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     deleted = d.store.findings.delete_many(d.session_id(), [str(i) for i in args["ids"]])
     d.publish("findings_updated")
     return {"deleted": int(deleted)}
 
 
 @_op("data_list")
-def _data_list(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
-    engine = getattr(d.agent, "engine", None)
-    if callable(engine) and not hasattr(engine, "tables"):
-        engine = engine()               # Agent.engine() opens the session's engine on first use
+def _data_list(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
+    engine = d.agent.engine()           # opens the session's engine on first use
     if engine is None:
         return {"tables": []}
-    refresh = getattr(engine, "refresh_dataframes", None)
-    if refresh is not None:
-        refresh()
+    engine.refresh_dataframes()
     return {"tables": [table_json(t) for t in engine.tables()]}
 
 
 @_op("sessions_list")
-def _sessions_list(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _sessions_list(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     current = d.session_id()
     return {"sessions": [session_json(s, current) for s in d.store.list_sessions()], "current": current}
 
 
 @_op("sessions_rename")
-def _sessions_rename(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _sessions_rename(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     store, sid, title = d.store, args["session_id"], args["title"].strip()
     if not title:
         raise RequestError("bad_request", "a session title cannot be empty")
@@ -292,7 +282,7 @@ def _sessions_rename(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("sessions_delete")
-def _sessions_delete(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _sessions_delete(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     sid = args["session_id"]
     if sid == d.session_id():
         raise RequestError("bad_request", "this notebook's own session cannot be deleted while it is open; "
@@ -305,7 +295,7 @@ def _sessions_delete(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("sessions_export")
-def _sessions_export(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _sessions_export(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     sid = args["session_id"]
     store = d.store
     session = store.get_session(sid)
@@ -317,7 +307,7 @@ def _sessions_export(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("sessions_import")
-def _sessions_import(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _sessions_import(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     try:
         data = base64.b64decode(args["data_base64"], validate=True)
     except (binascii.Error, ValueError):
@@ -327,7 +317,7 @@ def _sessions_import(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
 
 @_op("objects_attach")
-def _objects_attach(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _objects_attach(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     from . import attach as att
 
     try:
@@ -349,7 +339,7 @@ def _objects_attach(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
             "text": f"Attached {name}; your next message carries it."}
 
 
-def _with_attachments(agent: Any, message: str) -> str:
+def _with_attachments(agent: PanelAgent, message: str) -> str:
     """A chat message (not a /command) with the anchors of what was attached since the last one."""
     from ..agent.commands import is_command
     from . import attach as att
@@ -368,12 +358,12 @@ def _with_attachments(agent: Any, message: str) -> str:
 
 
 @_op("settings_get")
-def _settings_get(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _settings_get(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     return _settings_of(d.agent)
 
 
 @_op("settings_set")
-def _settings_set(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
+def _settings_set(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     _apply_settings(d.agent, args)
     return _settings_of(d.agent)
 
@@ -386,22 +376,18 @@ _HOLD_WAIT = 30.0          # seconds a panel op waits for background work (never
 
 
 @contextlib.contextmanager
-def _held(agent: Any, what: str) -> Iterator[None]:
+def _held(agent: PanelAgent, what: str) -> Iterator[None]:
     """Run the block under the agent's maintenance hold: no turn starts meanwhile.
 
     Comm handlers run one at a time on one thread: waiting there for a turn that waits for an
     approval (or a Stop) sent over the same comm would never end. A running turn is refused
     at once; extraction, which asks nobody anything, is waited for up to ``_HOLD_WAIT`` s.
     """
-    maintenance = getattr(agent, "maintenance", None)
-    if maintenance is None:         # an agent without the hold (a test double): nothing to hold
-        yield
-        return
-    with maintenance(what, timeout=_HOLD_WAIT):
+    with agent.maintenance(what, timeout=_HOLD_WAIT):
         yield
 
 
-def _bundle_export(agent: Any, store: Any, session: Any) -> tuple[bytes, str]:
+def _bundle_export(agent: PanelAgent, store: Any, session: Any) -> tuple[bytes, str]:
     """One ``.shellagent`` file for ``session`` (the open one through the agent, which closes
     its engine for the copy and reopens it before any turn runs)."""
     from ..bundle import export_session
@@ -429,39 +415,38 @@ def _bundle_import(agent: Any, store: Any, data: bytes, filename: str) -> Any:
         return import_session(store, path).session
 
 
-def _settings_of(agent: Any) -> dict[str, Any]:
+def _settings_of(agent: PanelAgent) -> dict[str, Any]:
     """The session's profile/model, per-tool approvals and auto-extraction (``config.ShellAgent``).
 
     ``approval_overrides`` maps a tool to True (ask) or False (run freely); a tool in
     ``disabled_tools`` is never offered to the model, shown here as "deny".
     """
-    settings = getattr(agent, "settings", None)
+    settings = agent.settings
     session = agent.session
     profiles = []
-    for name, body in sorted((getattr(settings, "profiles", None) or {}).items()):
+    for name, body in sorted((settings.profiles or {}).items()):
         body = dict(body) if isinstance(body, Mapping) else {}
         profiles.append({"name": str(name), "backend": str(body.get("backend") or ""),
                          "model": None if body.get("model") is None else str(body["model"])})
-    overrides = dict(getattr(settings, "approval_overrides", None) or {})
-    disabled = set(getattr(settings, "disabled_tools", None) or ())
+    overrides = dict(settings.approval_overrides or {})
+    disabled = set(settings.disabled_tools or ())
     tools = []
-    registry = getattr(agent, "registry", None)
-    for desc in sorted(registry.all() if registry is not None else [], key=lambda t: t.name):
+    for desc in sorted(agent.registry.all(), key=lambda t: t.name):
         if desc.name in disabled:
             override = "deny"
         elif desc.name in overrides:
             override = "ask" if overrides[desc.name] else "allow"
         else:
             override = None
-        tools.append({"name": desc.name, "category": str(getattr(desc, "category", "") or ""),
-                      "default": "ask" if getattr(desc, "approval_default", False) else "allow",
+        tools.append({"name": desc.name, "category": str(desc.category or ""),
+                      "default": "ask" if desc.approval_default else "allow",
                       "override": override})
     try:
         model = agent.backend.model
     except Exception:  # a profile that cannot be built yet still shows its settings
-        model = getattr(settings, "model", None)
+        model = settings.model
     return {
-        "profile": session.profile or getattr(settings, "profile", None),
+        "profile": session.profile or settings.profile,
         "model": None if model is None else str(model),
         "profiles": profiles,
         "tools": tools,
@@ -469,25 +454,24 @@ def _settings_of(agent: Any) -> dict[str, Any]:
     }
 
 
-def _auto_extraction(agent: Any, settings: Any, session: Any) -> bool:
-    value = getattr(settings, "auto_extract", None)
+def _auto_extraction(agent: PanelAgent, settings: Any, session: Any) -> bool:
+    value = settings.auto_extract
     if value is not None:
         return bool(value)
-    effective = getattr(agent, "_auto_extract", None)      # the backend's default when unset
-    try:
-        return bool(effective(session, agent.backend)) if effective else False
+    try:                                # the backend's default when unset
+        return bool(agent.auto_extract_enabled(session, agent.backend))
     except Exception:
         return False
 
 
-def _apply_settings(agent: Any, args: dict[str, Any]) -> None:
-    settings = getattr(agent, "settings", None)
+def _apply_settings(agent: PanelAgent, args: dict[str, Any]) -> None:
+    settings = agent.settings
     if settings is None:
         raise RequestError("unsupported", "this agent has no adjustable settings")
     with _settings_lock:
         if "approvals" in args:
-            overrides = dict(getattr(settings, "approval_overrides", None) or {})
-            disabled = list(getattr(settings, "disabled_tools", None) or [])
+            overrides = dict(settings.approval_overrides or {})
+            disabled = list(settings.disabled_tools or [])
             for tool, value in args["approvals"].items():
                 overrides.pop(tool, None)
                 if tool in disabled:
@@ -498,9 +482,8 @@ def _apply_settings(agent: Any, args: dict[str, Any]) -> None:
                     overrides[tool] = value == "ask"
             settings.approval_overrides = overrides
             settings.disabled_tools = disabled
-            gate = getattr(agent, "gate", None)
-            if gate is not None:            # the running agent reads its gate's copy
-                gate.overrides = settings.approval_overrides
+            if agent.gate is not None:      # the running agent reads its gate's copy
+                agent.gate.overrides = settings.approval_overrides
         if "auto_extraction" in args:
             settings.auto_extract = bool(args["auto_extraction"])
         if args.get("profile") is not None or args.get("model") is not None:

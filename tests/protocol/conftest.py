@@ -1,10 +1,11 @@
 """Fixtures for the side-panel protocol: a real Store, a small agent double, the dispatcher.
 
-The agent double implements only the surface the comm handlers use (``docs/contracts.md``):
-``store``, ``session``, ``state``, ``events``, ``send``, ``abort``, ``engine``, ``settings``.
+The doubles implement the surface the comm handlers use, declared as Protocols in
+``notebook/_panel_types.py`` (``PanelAgent``, ``PanelRuntime``).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from dataclasses import dataclass, field
@@ -63,6 +64,7 @@ class FakeSettings:
     profiles: dict[str, dict[str, str]] = field(default_factory=lambda: {
         "replay": {"backend": "replay", "model": "cassette"}, "local": {"backend": "local", "model": "smollm2"}})
     profile: str = "replay"
+    model: str | None = None
 
 
 class FakeAgent:
@@ -74,7 +76,8 @@ class FakeAgent:
         self.session = store.get_session(session_id)
         self.state = SimpleNamespace(name="READY")
         self.reply = reply
-        self.engine = FakeEngine()
+        self.fake_engine = FakeEngine()
+        self.gate = None                 # no gate: pending approvals come from the bus
         self.settings = FakeSettings()
         self.backend = SimpleNamespace(model="cassette")
         self.registry = SimpleNamespace(all=lambda: [
@@ -111,6 +114,25 @@ class FakeAgent:
     def abort(self) -> None:
         self.aborted += 1
 
+    def engine(self) -> FakeEngine:
+        return self.fake_engine
+
+    def refresh_session(self):
+        self.session = self.store.get_session(self.session.id)
+        return self.session
+
+    @contextlib.contextmanager
+    def maintenance(self, what: str, *, timeout: float | None = None):
+        yield
+
+    def auto_extract_enabled(self, session=None, backend=None) -> bool:
+        return bool(self.settings.auto_extract)
+
+    def export_session(self, dest=None, **options):
+        from shell_agent_lab.bundle import export_session
+
+        return export_session(self.store, self.session.id, dest)
+
     def set_profile(self, name):
         self.profile_switches.append(("profile", name))
 
@@ -132,6 +154,10 @@ class FakeRuntime:
     @property
     def agent(self) -> FakeAgent:
         return self._agent
+
+    @property
+    def started(self) -> bool:
+        return False                     # the key selects the session, as before the agent exists
 
     def set_notebook_key(self, key):
         self.keys.append(key)

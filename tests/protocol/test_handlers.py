@@ -183,7 +183,7 @@ def test_findings_pin_of_a_missing_finding_is_not_found(call):
 
 def test_data_list_refreshes_dataframes(call, agent):
     tables = call("data_list")["result"]["tables"]
-    assert agent.engine.refreshed == 1
+    assert agent.engine().refreshed == 1
     assert tables[0] == {"name": "sales", "kind": "table", "rows": 3,
                          "columns": [{"name": "region", "type": "VARCHAR"}, {"name": "amount", "type": "DOUBLE"}]}
     assert tables[1]["kind"] == "dataframe"
