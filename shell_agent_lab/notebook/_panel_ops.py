@@ -123,9 +123,10 @@ def _send(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     phase = str(result.phase or "completed")
     if phase not in ("started", "completed", "queued", "command", "error"):
         phase = "completed"
-    text = result.content or None
+    content = result.content or None
     error = result.error_message or None
-    return {"phase": phase, "text": None if text is None else str(text), "error": None if error is None else str(error)}
+    return {"phase": phase, "text": None if content is None else str(content),
+            "error": None if error is None else str(error)}
 
 
 @_op("abort")

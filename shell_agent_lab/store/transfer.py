@@ -119,8 +119,8 @@ def normalise_entries(envelope: object) -> tuple[list[ImportEntry], int]:
         category = raw.get("category")
         if category not in GLOBAL_CATEGORIES:
             category = "decision"
-        source = raw.get("source") if raw.get("source") in GLOBAL_SOURCES else ""
-        native = raw.get("native_fact") if isinstance(raw.get("native_fact"), str) else ""
+        source = str(raw["source"]) if raw.get("source") in GLOBAL_SOURCES else ""
+        native = raw["native_fact"] if isinstance(raw.get("native_fact"), str) else ""
         out.append(ImportEntry(
             fact=raw["fact"], category=category, source=source, native_fact=native,
             tool_originated=bool(raw.get("tool_originated", False)),
