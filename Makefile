@@ -9,7 +9,7 @@ DEPS_HASH := $(shell cat pyproject.toml labextension/package.json labextension/y
 STAMP := $(VENV)/.installed-$(DEPS_HASH)
 LOCAL_STAMP := $(VENV)/.local-$(DEPS_HASH)
 
-.PHONY: run test setup setup-local system-deps toolchain test-fast docs clean record-notebooks
+.PHONY: run test setup setup-local system-deps toolchain test-fast check docs clean record-notebooks
 
 $(PY): | toolchain
 	$(PYTHON) -m venv $(VENV)
@@ -67,10 +67,16 @@ system-deps:
 run: setup-local
 	$(PY) -m shell_agent_lab.launch
 
-## every test: unit, kernel, notebooks (nbval), browser; then the docs build
+## every test: the layers and types, unit, kernel, notebooks (nbval), browser; then the docs build
 test: setup system-deps
+	$(MAKE) check
 	$(PY) -m pytest -p no:cacheprovider
 	$(MAKE) docs
+
+## the layers (import-linter's contracts in .importlinter) and the type check (mypy.ini)
+check: setup
+	$(VENV)/bin/lint-imports --no-cache
+	$(PY) -m mypy
 
 test-fast: setup
 	$(PY) -m pytest -p no:cacheprovider -m "not browser and not kernel and not llama and not slow"
