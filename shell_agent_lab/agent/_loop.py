@@ -88,15 +88,6 @@ def _tables(engine: Any) -> list[Any]:
         return []
 
 
-def _schema_text(engine: Any, max_chars: int = 8000) -> str:
-    """Tables and DataFrames with their columns as SQL needs them ("" without an engine)."""
-    tables = _tables(engine)
-    if not tables:
-        return ""
-    from ..analysis.prompt_schema import schema_block
-    return schema_block(tables, engine, max_chars=max_chars)
-
-
 def _replay_meta(response: Response) -> dict[str, Any] | None:
     """Provider data the next request must send back (e.g. Gemini thought signatures)."""
     if not response.extra:
@@ -201,7 +192,9 @@ class _Turn:
         schema = None
         if env.schema_in_prompt:
             if self._schema is None:
-                self._schema = _schema_text(env.engine)
+                from ..analysis.prompt_schema import schema_text   # analysis is optional: lazily
+
+                self._schema = schema_text(env.engine, tables=_tables(env.engine))
             schema = self._schema
         built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes),
                                   data_schema=schema,

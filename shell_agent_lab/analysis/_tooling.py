@@ -9,7 +9,7 @@ from ..tools.registry import ModelCallError, ToolContext, ToolError
 from .errors import AnalysisError
 
 __all__ = ["engine_of", "store_of", "text_arg", "int_arg", "ask_model", "wrap", "guarded",
-           "extract_sql", "schema_text", "has_engine", "has_store", "MAX_MODEL_INPUT_CHARS"]
+           "extract_sql", "has_engine", "has_store", "MAX_MODEL_INPUT_CHARS"]
 
 MAX_MODEL_INPUT_CHARS = 30_000
 
@@ -98,14 +98,3 @@ def extract_sql(reply: str) -> str:
         return match.group(1).strip()
     start = re.search(r"\b(WITH|SELECT|FROM|PIVOT|UNPIVOT|VALUES)\b", reply, re.I)
     return reply[start.start():].strip() if start else reply.strip()
-
-
-def schema_text(engine: Any, *, max_chars: int = 8_000) -> str:
-    """Tables and DataFrames with their columns, one line each, for prompts."""
-    lines = []
-    for info in engine.tables():
-        cols = ", ".join(f"{c} {t}" for c, t in info.columns)
-        label = "table" if info.kind == "table" else f"{info.library} DataFrame"
-        lines.append(f"- {info.name} ({label}, {info.rows_text}): {cols}")
-    text = "\n".join(lines) or "(no tables or DataFrames)"
-    return text if len(text) <= max_chars else text[:max_chars] + "\n…"

@@ -14,7 +14,7 @@ from typing import Any
 
 from .sql_repair import sql_name
 
-__all__ = ["schema_block"]
+__all__ = ["schema_block", "schema_text"]
 
 log = logging.getLogger(__name__)
 
@@ -78,3 +78,11 @@ def schema_block(tables: Sequence[Any], engine: Any = None, *, max_chars: int = 
             lines.append(f"- … {len(info.columns) - _MAX_COLUMNS} more columns (describe_data lists them)")
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[:max_chars] + "\n…"
+
+
+def schema_text(engine: Any, *, tables: Sequence[Any] | None = None, max_chars: int = 8000) -> str:
+    """The schema section for the engine's tables and DataFrames, "" when there are none: the
+    one schema text every prompt uses (the agent's system prompt, the tools that ask the model).
+    ``tables``: the engine's ``tables()`` when already listed."""
+    listed = list(engine.tables()) if tables is None else list(tables)
+    return schema_block(listed, engine, max_chars=max_chars) if listed else ""

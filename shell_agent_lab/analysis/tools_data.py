@@ -7,8 +7,9 @@ from typing import Any
 from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 from . import charts
 from ._tooling import (MAX_MODEL_INPUT_CHARS, ask_model, engine_of, extract_sql, guarded, has_engine,
-                       schema_text, text_arg, wrap)
+                       text_arg, wrap)
 from .errors import AnalysisError
+from .prompt_schema import schema_text
 from .results import QueryResult
 
 __all__ = ["data_tools"]
@@ -96,11 +97,14 @@ _PREVIEW_PROMPT = (
     "nothing else. Keep results small (aggregate, or LIMIT 100).\n\nTables:\n{schema}")
 
 
+_NO_TABLES = "(no tables or DataFrames)"
+
+
 @guarded
 def _query_preview(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     engine = engine_of(ctx)
     question = text_arg(args, "question", max_chars=4000)
-    reply = ask_model(ctx, _PREVIEW_PROMPT.format(schema=schema_text(engine)), question)
+    reply = ask_model(ctx, _PREVIEW_PROMPT.format(schema=schema_text(engine) or _NO_TABLES), question)
     sql = extract_sql(reply)
     if not sql:
         raise ToolError("the model wrote no SQL for this question; rephrase it or use query_sql.")
@@ -133,7 +137,7 @@ def _suggest_analysis(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     engine = engine_of(ctx)
     if not engine.has_data():
         raise ToolError("nothing to analyse yet; load a file with load_data or create a DataFrame.")
-    return ToolResult(ask_model(ctx, _SUGGEST_PROMPT, schema_text(engine)) or "(no suggestions)")
+    return ToolResult(ask_model(ctx, _SUGGEST_PROMPT, schema_text(engine) or _NO_TABLES) or "(no suggestions)")
 
 
 @guarded

@@ -298,3 +298,17 @@ def test_chart_inputs_are_checked(tools, make_ctx, engine, sales_csv):
     with pytest.raises(ToolError, match="aggregate it to at most 5,000 rows"):
         run(tools, "create_chart", make_ctx(), sql="SELECT * FROM range(6000) r(i)", mark="point",
             encoding={"x": {"field": "i", "type": "quantitative"}})
+
+
+def test_the_tools_that_ask_the_model_show_it_the_same_schema_text_as_the_system_prompt(tools, make_ctx, engine,
+                                                                                         sales_csv):
+    from shell_agent_lab.analysis.prompt_schema import schema_text
+
+    engine.load(str(sales_csv), "sales")
+    backend = ScriptedBackend(["```sql\nSELECT 1\n```", "- look at sales"])
+    run(tools, "query_preview", make_ctx(backend), question="how many?")
+    run(tools, "suggest_analysis", make_ctx(backend))
+    schema = schema_text(engine)
+    assert schema.startswith("sales (table") and '- "region"' not in schema
+    assert schema in backend.requests[0].system
+    assert backend.requests[1].last_user == schema
