@@ -1,14 +1,17 @@
-"""Every example notebook runs under nbval against its recorded outputs, offline.
+"""Every example notebook runs under nbval against its recorded outputs, offline — the way an
+nbval user runs them: ``pytest --nbval notebooks/`` from the checkout.
 
-Each notebook runs in its own nbval process with ``SHELL_AGENT_LAB_CASSETTE`` pointing at its
-cassette (the model is replayed; a request the cassette has not seen fails the run) and a data
-directory shared within its group, in order, so Global Memory stated in one notebook is there
-in the next. Every output is compared; volatile text (ids, dates, temporary paths) goes
-through ``sanitize.cfg``. Re-record with ``tests/nbval/record.py`` (see docs/recording.md).
+``notebooks/conftest.py`` gives each notebook's kernel its cassette (the model is replayed; a
+request the cassette has not seen fails the run) and a data directory shared within its group,
+in order, so Global Memory stated in one notebook is there in the next. Every output is
+compared; volatile text (ids, dates, temporary paths) goes through ``sanitize.cfg``. Re-record
+with ``tests/nbval/record.py`` (see docs/recording.md).
 """
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,20 +23,17 @@ from notebooks_src import GROUPS, NOTEBOOKS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 NB_DIR = ROOT / "notebooks"
-SANITIZE = Path(__file__).resolve().parent / "sanitize.cfg"
 
 pytestmark = [pytest.mark.kernel, pytest.mark.slow, pytest.mark.timeout(600)]
 
 
-def _nbval(name: str, data_dir: Path) -> subprocess.CompletedProcess:
+def _nbval(data_dir: Path, *paths: str) -> subprocess.CompletedProcess:
+    """``pytest --nbval PATHS`` from the checkout, with none of this process's settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JPY_", "SHELL_AGENT_LAB_"))}
-    env.update({"SHELL_AGENT_LAB_DATA_DIR": str(data_dir), "SHELL_AGENT_LAB_REPLAY": "replay",
-                "SHELL_AGENT_LAB_REPLAY_MATCH": "conversation",
-                "SHELL_AGENT_LAB_CASSETTE": str(NB_DIR / "cassettes" / f"{name}.json")})
+    env["SHELL_AGENT_LAB_NBVAL_DATA"] = str(data_dir)
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval",
-           "--nbval-sanitize-with", str(SANITIZE), "--nbval-cell-timeout", "300",
-           "--rootdir", str(NB_DIR), str(NB_DIR / f"{name}.ipynb")]
-    return subprocess.run(cmd, cwd=NB_DIR, env=env, capture_output=True, text=True, timeout=580)
+           "--nbval-cell-timeout", "300", *paths]
+    return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=580)
 
 
 def test_every_notebook_is_in_a_group_and_committed():
@@ -45,10 +45,34 @@ def test_every_notebook_is_in_a_group_and_committed():
         assert (NB_DIR / "cassettes" / f"{name}.json").is_file(), f"{name} has no cassette"
 
 
-@pytest.mark.parametrize("group", GROUPS, ids=["+".join(g) for g in GROUPS])
-def test_notebooks_match_their_recorded_outputs(group, tmp_path):
-    for name in group:
-        result = _nbval(name, tmp_path / "data")
-        tail = (result.stdout + result.stderr)[-6000:]
-        assert result.returncode == 0, f"{name}.ipynb failed under nbval:\n{tail}"
-        assert " passed" in result.stdout and "failed" not in result.stdout, tail
+def test_pytest_nbval_notebooks_replays_every_notebook(tmp_path):
+    result = _nbval(tmp_path / "data", "notebooks/")
+    tail = (result.stdout + result.stderr)[-6000:]
+    assert result.returncode == 0, f"pytest --nbval notebooks/ failed:\n{tail}"
+    cells = sum(sum(1 for c in json.loads((NB_DIR / f"{n}.ipynb").read_text())["cells"] if c["cell_type"] == "code")
+                for n in NOTEBOOKS)
+    assert f"{cells} passed" in result.stdout and "failed" not in result.stdout, tail
+    # each group had its own data directory, in which the notebooks ran in order
+    assert sorted(p.name for p in (tmp_path / "data").iterdir()) == sorted(g[0] for g in GROUPS)
+
+
+def test_each_notebook_gets_its_own_cassette(tmp_path):
+    """A copy of the checkout with the quickstart only: it passes with its cassette, and fails
+    with another notebook's cassette under its name."""
+    nbs, tests = tmp_path / "notebooks", tmp_path / "tests" / "nbval"
+    (nbs / "cassettes").mkdir(parents=True)
+    tests.mkdir(parents=True)
+    for name in ("conftest.py", "quickstart.ipynb", "sales.csv"):
+        shutil.copy(NB_DIR / name, nbs / name)
+    for name in ("notebooks_src.py", "sanitize.cfg"):
+        shutil.copy(Path(__file__).with_name(name), tests / name)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("JPY_", "SHELL_AGENT_LAB_"))}
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--nbval", "--nbval-cell-timeout",
+           "120", "notebooks/"]
+    runs = {}
+    for source in ("quickstart", "dataframe_chart"):
+        shutil.copy(NB_DIR / "cassettes" / f"{source}.json", nbs / "cassettes" / "quickstart.json")
+        runs[source] = subprocess.run(cmd, cwd=tmp_path, env={**env, "SHELL_AGENT_LAB_NBVAL_DATA": str(tmp_path / source)},
+                                      capture_output=True, text=True, timeout=580)
+    assert runs["quickstart"].returncode == 0, runs["quickstart"].stdout[-3000:]
+    assert runs["dataframe_chart"].returncode != 0 and "failed" in runs["dataframe_chart"].stdout
