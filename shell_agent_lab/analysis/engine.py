@@ -33,7 +33,7 @@ import pyarrow as pa
 from . import loader as _loader
 from . import staging as _staging
 from .dataframes import describe_frame, find_frames, fingerprint, same_fingerprint
-from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError, SQLRejectedError,
+from .errors import (AnalysisError, LoadError, open_failure, QueryFailedError, QueryTimeoutError, RowCapError, SQLRejectedError,
                      TableNameError, UnknownTableError)
 from .results import INTERNAL_PREFIX as _INTERNAL
 from .results import QueryResult, TableInfo, is_internal_name, quote_ident, validate_table_name
@@ -134,7 +134,7 @@ class AnalysisEngine:
         try:
             conn = duckdb.connect(target, config=config)
         except duckdb.Error as exc:
-            raise AnalysisError(f"cannot open the analysis database {target}: {_first_line(exc)}") from exc
+            raise AnalysisError(open_failure(target, exc)) from exc
         try:
             self._seal(conn)
             conn.execute(NUM_MACRO)      # per connection: never stored in the file
