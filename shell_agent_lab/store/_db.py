@@ -37,7 +37,13 @@ def translate_errors(path: Path) -> Iterator[None]:
             raise StoreError(
                 f"{path} stayed locked by another process for {BUSY_TIMEOUT_S:.0f}s; try again"
             ) from exc
-        if "unable to open" in text or "readonly" in text or "disk I/O" in text:
+        if "disk is full" in text or "disk I/O" in text:
+            raise StoreError(
+                f"could not write to the data directory {path.parent} ({text}): the disk is full, a file "
+                "size limit was reached or the files are not writable; free some space (or check its "
+                "permissions) and try again — what was saved before is kept"
+            ) from exc
+        if "unable to open" in text or "readonly" in text:
             raise StoreError(f"cannot open {path} for writing ({text}); check its permissions") from exc
         if "malformed" in text or "not a database" in text:
             raise _corrupt(path, exc) from exc
