@@ -95,6 +95,11 @@ class Store:
             root = default_data_dir(create=False)
         else:
             root = Path(data_dir).expanduser()
+        if root.is_dir() and not os.access(root, os.R_OK | os.W_OK | os.X_OK):
+            # never "repair" it behind the user's back: its permissions may be deliberate
+            raise StoreError(f"the data directory {root} is not readable and writable by this user; fix its "
+                             f"permissions (for example chmod 700 {root}) or point SHELL_AGENT_LAB_DATA_DIR "
+                             "at another directory")
         try:
             _ensure_dir(root)
         except OSError as exc:
