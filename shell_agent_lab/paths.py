@@ -80,8 +80,11 @@ def _running_shell() -> Any:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) and make the leaf directory 0700."""
+    """Create ``path`` (and parents) and make the leaf directory 0700 (one this user cannot use is
+    left as it is: the store then says so, rather than change permissions someone set)."""
     path.mkdir(parents=True, exist_ok=True)
+    if not os.access(path, os.R_OK | os.W_OK | os.X_OK):
+        return path
     try:
         os.chmod(path, 0o700)
     except OSError:  # pragma: no cover - e.g. a directory owned by someone else

@@ -359,7 +359,8 @@ class _Turn:
     # -- the loop -----------------------------------------------------------------------------
     def run(self, message: str) -> Reply:
         env = self.env
-        env.store.append_record(self.sid, "user", message)
+        record = env.store.append_record(self.sid, "user", message)
+        marker = _begin_turn(env.store, self.sid, record)
         env.publish("records_updated", {})
         self._pending_notes: list[str] = []
         self._data_changed = False
@@ -386,6 +387,8 @@ class _Turn:
             log.exception("turn failed")
             self.reply.error = f"{type(exc).__name__}: {exc}"
         finally:
+            if marker is not None:
+                marker.end()
             self._publish_store_changes()
             self._check_data()
             if self._data_changed:
@@ -499,6 +502,19 @@ class _Turn:
                 choice, notes = "none", [*notes, ANSWER_NOTE]
                 self._asked_for = None
         self.reply.text = MAX_ROUNDS_TEXT
+
+def _begin_turn(store: Any, sid: str, record: Any) -> Any:
+    """Mark the turn as running in this process, so a kernel killed mid-turn leaves it marked
+    interrupted for the next one (None when the store cannot: the turn runs on regardless)."""
+    begin = getattr(store, "begin_turn", None)
+    if begin is None:
+        return None
+    try:
+        return begin(sid, record.seq)
+    except Exception:
+        log.warning("could not mark the turn as running", exc_info=True)
+        return None
+
 
 def run_turn(env: TurnEnv, message: str) -> Reply:
     """Run one user turn to its end (text, error, cancellation or the round limit)."""

@@ -125,6 +125,7 @@ class Agent:
         self._hold_depth = 0
         self._hold_waiters = 0                     # sends waiting for the hold to end
         self._violations: list[str] = []
+        self._presence: Any = None                 # this process has the session open (store hold)
         # a rename from any front door refreshes the session this agent holds
         self.events.subscribe(self._on_renamed, ["session_renamed"])
 
@@ -386,6 +387,7 @@ class Agent:
         self.wait_idle(timeout=10)
         self._engines.close()
         self._backends.close()
+        self._mark_open(None)
 
     def _on_renamed(self, event: Any) -> None:
         with self._cond:
@@ -659,6 +661,7 @@ class Agent:
         with self._cond:
             self._session = session
             self._epoch += 1
+        self._mark_open(session)
         self._engines.switch(session.id)
         self._follow_profile_tools(session)
         try:
@@ -668,6 +671,21 @@ class Agent:
         self._engines.get(session)
         self._publish("session_changed", {"session_id": session.id, "title": session.title,
                                           "private": bool(session.private)})
+
+    def _mark_open(self, session: Any) -> None:
+        """Hold ``session`` open in this process (None: hold nothing), and record as interrupted
+        the turns a killed kernel left half done in it."""
+        old, self._presence = self._presence, None
+        if old is not None:
+            old.release()
+        if session is None or not hasattr(self.store, "hold_session"):
+            return
+        try:
+            self._presence = self.store.hold_session(session.id)
+            if self.store.record_interrupted_turns(session.id):
+                self._publish("records_updated", {})
+        except Exception:
+            log.warning("could not mark session %s as open here", session.id, exc_info=True)
 
     def _follow_profile_tools(self, session: Any, *, start: bool = False) -> None:
         """Make the MCP servers those of ``session``'s profile (new ones start with ``start``)."""

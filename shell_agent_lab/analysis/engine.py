@@ -33,7 +33,7 @@ import pyarrow as pa
 from . import loader as _loader
 from . import staging as _staging
 from .dataframes import describe_frame, find_frames, fingerprint, same_fingerprint
-from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError, SQLRejectedError,
+from .errors import (AnalysisError, LoadError, open_failure, write_failure, QueryFailedError, QueryTimeoutError, RowCapError, SQLRejectedError,
                      TableNameError, UnknownTableError)
 from .results import INTERNAL_PREFIX as _INTERNAL
 from .results import QueryResult, TableInfo, is_internal_name, quote_ident, validate_table_name
@@ -115,6 +115,10 @@ class AnalysisEngine:
         import tempfile
         return Path(tempfile.gettempdir()) / f"shell_agent_lab_duckdb_{os.getpid()}"
 
+    def _data_dir(self) -> Path | str:
+        """Where this engine writes (named when it runs out of room)."""
+        return self.db_path.parent if self.db_path is not None else self._temp_dir()
+
     def _connect(self) -> duckdb.DuckDBPyConnection:
         # external access is switched off right after opening: the staging directory must be
         # allowed first, and DuckDB accepts that only on a running database
@@ -134,7 +138,7 @@ class AnalysisEngine:
         try:
             conn = duckdb.connect(target, config=config)
         except duckdb.Error as exc:
-            raise AnalysisError(f"cannot open the analysis database {target}: {_first_line(exc)}") from exc
+            raise AnalysisError(open_failure(target, exc)) from exc
         try:
             self._seal(conn)
             conn.execute(NUM_MACRO)      # per connection: never stored in the file
@@ -753,7 +757,7 @@ class AnalysisEngine:
                     self._conn.execute(f"CREATE TABLE {quote_ident(name)} AS SELECT * FROM {quote_ident(view)}")
                     self._conn.execute("COMMIT")
                 except BaseException:
-                    self._conn.execute("ROLLBACK")
+                    _rollback(self._conn)      # a failed write may have ended it already
                     raise
             finally:
                 self._conn.unregister(view)
@@ -761,6 +765,9 @@ class AnalysisEngine:
             if replaced is not None:   # the old table stays: so does its store
                 self._resume_job(replaced)
             if isinstance(exc, duckdb.Error):
+                full = write_failure(self._data_dir(), exc)
+                if full is not None:
+                    raise LoadError(f"cannot load {path.name}: {full}") from exc
                 reason = _STREAM_PREFIX.sub("", _first_line(exc))
                 raise LoadError(f"cannot load {path.name} as {kind.upper()}: {reason}") from exc
             raise
@@ -1320,3 +1327,11 @@ def _short(value: Any) -> str:
     from .render import format_value
     text = format_value(value)
     return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _rollback(conn: duckdb.DuckDBPyConnection) -> None:
+    """Roll back if a transaction is still open (a write that failed for want of space ends it)."""
+    try:
+        conn.execute("ROLLBACK")
+    except duckdb.Error:
+        log.debug("nothing to roll back", exc_info=True)

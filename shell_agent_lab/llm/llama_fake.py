@@ -6,10 +6,12 @@ endpoints the daemon and the backend use, on 127.0.0.1:
 - ``GET /health`` and ``GET /slots`` (one slot: ``id``, ``id_task``, ``is_processing``);
 - ``POST /slots/0?action=save|restore|erase`` with ``{"filename": ...}``: the slot's cached
   prompt to or from a file in the slot directory, bare names only, as llama.cpp does;
-- ``POST /v1/chat/completions`` (not streamed): the reply is ``pid=<pid> cached=<n>``, the
-  server's pid and how many leading characters of the prompt were already cached, so a test can
-  tell which server answered and whether a restored slot was reused. A user message
+- ``POST /v1/chat/completions``: the reply is ``pid=<pid> cached=<n>``, the server's pid and
+  how many leading characters of the prompt were already cached, so a test can tell which
+  server answered and whether a restored slot was reused. A last user message holding
   ``hold:<path>`` keeps the request in flight while ``<path>`` exists (at most 60 s).
+  Streamed (``"stream": true``, server-sent events), ``pid=<pid> `` is sent before the hold,
+  so the server can be stopped in the middle of a stream.
 
 Like llama.cpp it refuses a model file that does not start with the GGUF magic, and it serves
 one request at a time (one slot).
@@ -31,6 +33,7 @@ from .llama_engine import EngineConfig, EngineError
 __all__ = ["start_fake"]
 
 _HOLD_LIMIT = 60.0
+_HOLD = re.compile(r"(?:^|[\s>])hold:([^\s<'\"]+)")     # as sent bare or inside the user-data tags
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
 
 
@@ -82,26 +85,46 @@ class _FakeEngine:
             return 200, {"id_slot": 0, "filename": name, "n_restored": len(self.slot.cache)}
         return 400, {"error": {"code": 400, "message": f"unknown action {action!r}"}}
 
-    def chat(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        if body.get("stream"):
-            return 400, {"error": {"code": 400, "message": "the stand-in server does not stream"}}
-        messages = body.get("messages") or []
+    def _answer(self, messages: list[dict[str, Any]], sent: Any = None) -> tuple[str, str]:
+        """(reply, prompt); ``sent(text)`` gets the reply's first part before a hold."""
         prompt = "".join(f"<{m.get('role')}>{m.get('content')}" for m in messages)
         with self.slot.lock:
             self.slot.tasks += 1
             self.slot.id_task = self.slot.tasks
             self.slot.processing = True
             try:
-                last = str(messages[-1].get("content", "")) if messages else ""
-                if last.startswith("hold:"):
-                    hold, deadline = Path(last[5:]), time.monotonic() + _HOLD_LIMIT
+                head = f"pid={os.getpid()} "
+                if sent is not None:
+                    sent(head)
+                users = [m for m in messages if m.get("role") == "user"]
+                last = str(users[-1].get("content", "")) if users else ""
+                held = _HOLD.search(last)
+                if held:
+                    hold, deadline = Path(held.group(1)), time.monotonic() + _HOLD_LIMIT
                     while hold.exists() and time.monotonic() < deadline:
                         time.sleep(0.01)
                 cached = len(os.path.commonprefix([self.slot.cache, prompt]))
-                reply = f"pid={os.getpid()} cached={cached}"
+                reply = f"{head}cached={cached}"
                 self.slot.cache = prompt + reply
             finally:
                 self.slot.processing = False
+        return reply, prompt
+
+    def stream(self, body: dict[str, Any], send: Any) -> None:
+        """The reply as server-sent events: ``send(event_dict)`` for each, then ``[DONE]``."""
+        def delta(text: str | None, finish: str | None = None) -> dict[str, Any]:
+            return {"id": f"fake-{self.slot.id_task}", "object": "chat.completion.chunk", "created": 0,
+                    "model": body.get("model") or "fake",
+                    "choices": [{"index": 0, "finish_reason": finish,
+                                 "delta": {"role": "assistant", "content": text} if text is not None else {}}]}
+
+        reply, _ = self._answer(body.get("messages") or [], lambda head: send(delta(head)))
+        send(delta(reply.split(" ", 1)[1]))
+        send(delta(None, "stop"))
+        send(None)
+
+    def chat(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        reply, prompt = self._answer(body.get("messages") or [])
         return 200, {"id": f"fake-{self.slot.id_task}", "object": "chat.completion", "created": 0,
                      "model": body.get("model") or "fake",
                      "choices": [{"index": 0, "finish_reason": "stop",
@@ -140,7 +163,18 @@ def _handler(engine: _FakeEngine) -> type[BaseHTTPRequestHandler]:
             except ValueError:
                 self._send(400, {"error": {"code": 400, "message": "body is not JSON"}})
                 return
-            if url.path == "/v1/chat/completions":
+            if url.path == "/v1/chat/completions" and body.get("stream"):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+
+                def event(payload: Any) -> None:
+                    data = b"[DONE]" if payload is None else json.dumps(payload).encode()
+                    self.wfile.write(b"data: " + data + b"\n\n")
+                    self.wfile.flush()
+
+                engine.stream(body, event)
+            elif url.path == "/v1/chat/completions":
                 self._send(*engine.chat(body))
             elif url.path == "/slots/0":
                 self._send(*engine.slot_action((parse_qs(url.query).get("action") or [""])[0], body))

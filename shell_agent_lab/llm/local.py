@@ -244,11 +244,15 @@ class LocalBackend(Backend):
             inner = self._ensure()
             try:
                 return send(inner)
-            except UnreachableError:
+            except UnreachableError as exc:
                 server, url = self._server, self._inner_url
                 if server is None or server.healthy():
                     raise
-                server.forget(url)  # it died between requests: the next _ensure starts one
+                server.forget(url)  # it died: the next _ensure starts one
+                if not exc.retryable:
+                    # it died mid-answer, after part of it was shown: asking again would repeat
+                    # that part; the turn ends here and the next question gets a fresh server
+                    raise
                 return send(self._ensure())
 
         return call_with_retry(attempt, policy=self._retry, options=options)

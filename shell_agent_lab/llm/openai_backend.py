@@ -204,6 +204,11 @@ class OpenAIBackend(Backend):
 
         try:
             self._run(produce, take, options)
+            if state.finish_reason is None and not (options.cancel is not None and options.cancel.is_set()):
+                # every complete answer ends with a finish reason: this stream was cut off (the
+                # server died or dropped the connection), and half an answer is not an answer
+                raise UnreachableError(f"{self.base_url} stopped in the middle of the answer (the stream "
+                                       "ended without finishing)", hint=_where_hint(self.base_url))
         except LLMError as exc:
             if state.emitted:  # text already reached the user: another attempt would repeat it
                 exc.retryable = False

@@ -158,7 +158,7 @@ def map_exception(exc: Exception) -> tuple[str, str]:
     """Known store/bundle errors become protocol error codes with their one-line message."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    if "AgentBusyError" in names:
+    if names & {"AgentBusyError", "SessionInUseError"}:
         return "busy", text
     if "PrivateSessionError" in names:
         return "private_session", text

@@ -6,6 +6,7 @@
     ├── StoreCorruptError       the database file cannot be read; it is never touched
     ├── PrivateSessionError     a private session refused a write to Global Memory
     ├── NotFoundError           no session, entry, finding or object with that id
+    ├── SessionInUseError       the session is open in another process (a kernel)
     ├── InvalidImportError      a memory export file that is not ours or not readable
     └── ValidationError         bad input (empty or oversized text, unknown category or type)
 
@@ -18,6 +19,7 @@ __all__ = [
     "StoreCorruptError",
     "PrivateSessionError",
     "NotFoundError",
+    "SessionInUseError",
     "InvalidImportError",
     "ValidationError",
 ]
@@ -37,6 +39,10 @@ class PrivateSessionError(StoreError):
 
 class NotFoundError(StoreError, LookupError):
     """The session, memory entry, finding or object does not exist."""
+
+
+class SessionInUseError(StoreError):
+    """Another process (a kernel) has the session open, so it cannot be deleted."""
 
 
 class InvalidImportError(StoreError, ValueError):

@@ -15,10 +15,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import render
+from . import presence, render
 from ._db import DB_NAME, Database
 from ._time import Clock, from_db, to_db, utc_now
-from .errors import NotFoundError, PrivateSessionError, StoreError, ValidationError
+from .errors import NotFoundError, PrivateSessionError, SessionInUseError, StoreError, ValidationError
 from .findings import Findings
 from .memory import GlobalMemory, SessionMemory, _MemoryCore, session_scope
 from .models import GLOBAL_CATEGORIES, GLOBAL_SCOPE, Caps, MemoryEntry, Record, Session, SummaryEntry
@@ -28,6 +28,9 @@ __all__ = ["Store"]
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$")
 _TITLE_CHARS = 200
+#: the record a turn cut off by a killed kernel gets (role ``system``, status ``interrupted``)
+INTERRUPTED_TEXT = ("This turn was interrupted: the kernel stopped before it finished, so it has no answer. "
+                    "Ask again to continue.")
 _SESSION_COLUMNS = (
     "id, title, notebook_path, private, profile, key, title_locked, created_at, updated_at"
 )
@@ -92,6 +95,11 @@ class Store:
             root = default_data_dir(create=False)
         else:
             root = Path(data_dir).expanduser()
+        if root.is_dir() and not os.access(root, os.R_OK | os.W_OK | os.X_OK):
+            # never "repair" it behind the user's back: its permissions may be deliberate
+            raise StoreError(f"the data directory {root} is not readable and writable by this user; fix its "
+                             f"permissions (for example chmod 700 {root}) or point SHELL_AGENT_LAB_DATA_DIR "
+                             "at another directory")
         try:
             _ensure_dir(root)
         except OSError as exc:
@@ -231,8 +239,13 @@ class Store:
 
     def delete_session(self, session_id: str) -> None:
         """Delete the session and everything it owns: records, memory, findings, summaries,
-        objects and its directory."""
+        objects and its directory. Refused while another process (a kernel) has it open."""
         self._check_session_id(session_id)
+        directory = self._data_dir / "sessions" / session_id
+        if directory.is_dir() and presence.open_elsewhere(directory):
+            raise SessionInUseError(
+                f"session {session_id!r} is open in another kernel; shut that notebook's kernel down "
+                "(or switch it to another session) first, then delete it")
         with self._db.write() as conn:
             object_ids = [
                 r[0] for r in conn.execute("SELECT id FROM objects WHERE session_id = ?", (session_id,))
@@ -241,11 +254,42 @@ class Store:
             # the session-scoped rows go by ON DELETE CASCADE; be explicit for older files
             conn.execute("DELETE FROM memory WHERE scope = ?", (session_scope(session_id),))
         self.objects.remove_files(object_ids)
-        directory = self._data_dir / "sessions" / session_id
         if directory.is_dir() and not directory.is_symlink():
             shutil.rmtree(directory)
         if not deleted:
             raise NotFoundError(f"no session {session_id!r}")
+
+    # --- which processes have a session open; turns cut off by a killed process ---------------
+    def hold_session(self, session_id: str) -> presence.SessionHold:
+        """Mark ``session_id`` open in this process until ``.release()`` (a kernel's agent holds the
+        session it shows); :meth:`delete_session` in another process refuses it meanwhile."""
+        return presence.hold(self.session_dir(session_id))
+
+    def begin_turn(self, session_id: str, user_seq: int) -> presence.TurnMarker:
+        """Note that the turn started by record ``user_seq`` runs in this process; ``.end()`` it when
+        the turn ends. If the process dies first, :meth:`record_interrupted_turns` finds it."""
+        return presence.begin_turn(self.session_dir(session_id), {"user_seq": int(user_seq), "pid": os.getpid()})
+
+    def record_interrupted_turns(self, session_id: str) -> list[Record]:
+        """Append an ``interrupted`` record for each turn of ``session_id`` whose process died before
+        the turn ended (a killed kernel); returns the records appended."""
+        added: list[Record] = []
+        for dead in presence.dead_turns(self.session_dir(session_id)):
+            seq = dead.info.get("user_seq")
+            try:
+                with self._db.write() as conn:
+                    seen = conn.execute(
+                        "SELECT 1 FROM records WHERE session_id = ? AND status = 'interrupted' "
+                        "AND json_extract(meta, '$.user_seq') = ?", (session_id, seq)).fetchone()
+                    exists = conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone()
+                    if exists and not seen:
+                        added.append(self.append_record(session_id, "system", INTERRUPTED_TEXT,
+                                                        status="interrupted", meta={"user_seq": seq}))
+            except BaseException:
+                dead.keep()
+                raise
+            dead.discard()
+        return added
 
     # --- records ----------------------------------------------------------------------------
     def append_record(self, session_id: str, role: str, content: str, *, tool_name: str | None = None,

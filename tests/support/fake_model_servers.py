@@ -7,8 +7,8 @@
 
 Both answer from a queue of scripted replies (then :attr:`default`), record every request in
 :attr:`requests`, and can inject failures: an HTTP status (429, 500, …), a delay before the
-answer (timeouts), a stream that hangs after N chunks (cancellation), raw argument strings
-(malformed or oversized tool arguments). A reply with ``repeat=True`` answers forever.
+answer (timeouts), a stream that hangs or is cut after N chunks (cancellation, a dropped
+connection), raw argument strings (malformed or oversized tool arguments). A reply with ``repeat=True`` answers forever.
 
 Usage::
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 import time
 from collections import deque
@@ -47,12 +48,13 @@ class Reply:
     body: Any = None
     delay: float = 0.0                 # seconds before answering
     hang_after: int | None = None      # streaming: stop sending after N chunks and hang
+    cut_after: int | None = None       # streaming: close the connection after N chunks
     chunk_size: int = 4                # characters of text per SSE chunk
     finish_reason: str | None = None
     usage: tuple[int, int] = (11, 7)
     repeat: bool = False               # keep answering with this reply
     model: str = "fake-model"
-    raw: bytes | None = None           # send these bytes as a 200 JSON body instead (malformed answers)
+    raw: bytes | None = None           # send these bytes as a 200 JSON body (streamed: as one event) instead
 
 
 @dataclass
@@ -232,7 +234,11 @@ class FakeOpenAIServer(_Server):
             self.send_json(handler, reply.status, body if not isinstance(body, str) else body.encode())
             return
         stream = isinstance(request.json, dict) and request.json.get("stream")
-        if reply.raw is not None:
+        if reply.raw is not None and stream:      # one server-sent event carrying these bytes
+            self.start_sse(handler)
+            handler.wfile.write(b"data: " + reply.raw + b"\n\n")
+            handler.wfile.flush()
+        elif reply.raw is not None:
             self.send_json(handler, 200, reply.raw)
         elif stream:
             self._stream(handler, reply)
@@ -293,6 +299,10 @@ class FakeOpenAIServer(_Server):
         for index, chunk in enumerate(chunks):
             if reply.hang_after is not None and index >= reply.hang_after:
                 self.hang()
+                return
+            if reply.cut_after is not None and index >= reply.cut_after:
+                handler.close_connection = True
+                handler.connection.shutdown(socket.SHUT_RDWR)
                 return
             self.send_event(handler, chunk)
         self.send_event(handler, "[DONE]")
