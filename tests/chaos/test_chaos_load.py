@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import integrity, rows
+from chaoshelpers import RUNTIME, integrity, rows
 from kernelhelpers import text_of
 
 pytestmark = [pytest.mark.chaos, pytest.mark.kernel, pytest.mark.slow, pytest.mark.timeout(600)]
@@ -57,8 +57,8 @@ def test_eight_kernels_twenty_questions_each(start_kernel, _isolated_data_dir, r
     assert sorted(timings) == list(range(KERNELS))
     sessions = {}
     for n, k in enumerate(kernels):
-        assert k.value(f"__import__('shell_agent_lab.notebook.runtime', fromlist=['x']).get_agent().wait_idle(120)")
-        sessions[n] = k.value("__import__('shell_agent_lab.notebook.runtime', fromlist=['x']).get_agent().session.id")
+        assert k.value(f"{RUNTIME}.get_agent().wait_idle(120)")
+        sessions[n] = k.value(f"{RUNTIME}.get_agent().session.id")
     data = _isolated_data_dir
     for n, sid in sessions.items():
         records = rows(data, "SELECT role, content FROM records WHERE session_id = ? ORDER BY seq", (sid,))
