@@ -5,7 +5,6 @@ Usage: python _disk_full.py DATA_DIR CSV MODE — MODE "fsize" lowers RLIMIT_FSI
 process; MODE "tmpfs" fills the (small tmpfs) data directory with a ballast file.
 """
 import json
-import os
 import resource
 import signal
 import sys

@@ -30,7 +30,7 @@ def chunks(reader, **kwargs):
         if active.is_set() and where == "mid":
             if handed == 6:
                 print("MID", flush=True)
-            time.sleep(0.05)
+            time.sleep(0.2)           # slow enough that the kill lands mid-store
         yield chunk
     if active.is_set() and where == "swap":
         ended.set()

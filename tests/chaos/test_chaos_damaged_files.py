@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import sys
 
 import pytest
-from conftest import DB, RUNTIME
+from chaoshelpers import DB, RUNTIME
 from kernelhelpers import text_of
 
 from shell_agent_lab.analysis import AnalysisEngine

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import integrity
+from chaoshelpers import integrity
 
 from shell_agent_lab.analysis import AnalysisEngine
 from shell_agent_lab.store import Store

@@ -6,7 +6,7 @@ finished answer); Session Memory, Global Memory and Findings are intact; the sto
 from __future__ import annotations
 
 import pytest
-from conftest import RUNTIME, integrity, kill, rows, wait_for
+from chaoshelpers import RUNTIME, integrity, kill, rows, wait_for
 from kernelhelpers import text_of
 
 from shell_agent_lab.store import Store

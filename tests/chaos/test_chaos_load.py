@@ -9,15 +9,18 @@ waiting for another process's write lock. ``CHAOS_LOAD_KERNELS=N`` runs N kernel
 from __future__ import annotations
 
 import json
+import os
 import threading
+from pathlib import Path
 
 import pytest
-from conftest import integrity, rows
+from chaoshelpers import RUNTIME, integrity, rows
 from kernelhelpers import text_of
 
 pytestmark = [pytest.mark.chaos, pytest.mark.kernel, pytest.mark.slow, pytest.mark.timeout(600)]
 
-KERNELS, QUESTIONS = int(__import__("os").environ.get("CHAOS_LOAD_KERNELS", 8)), 20
+ROOT = Path(__file__).resolve().parents[2]
+KERNELS, QUESTIONS = int(os.environ.get("CHAOS_LOAD_KERNELS", 8)), 20
 P95_LIMIT_MS = 20.0
 WALL_BOUND_MS = 1000.0
 SETUP = ("%config ShellAgent.auto_extract = True\n%config ShellAgent.auto_title = False\n"
@@ -36,7 +39,8 @@ def test_eight_kernels_twenty_questions_each(start_kernel, _isolated_data_dir, r
         k = start_kernel(script=[], notebook=f"load-{n}.ipynb")
         k.run(SETUP)
         k.run(FRAME)
-        k.run(f"from tests.chaos._load_kernel import install, ask\ninstall({n})")
+        k.run(f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n"      # the repository, for tests.chaos
+              f"from tests.chaos._load_kernel import install, ask\ninstall({n})")
         kernels.append(k)
     timings: dict[int, list[dict]] = {}
 
@@ -53,8 +57,8 @@ def test_eight_kernels_twenty_questions_each(start_kernel, _isolated_data_dir, r
     assert sorted(timings) == list(range(KERNELS))
     sessions = {}
     for n, k in enumerate(kernels):
-        assert k.value(f"__import__('shell_agent_lab.notebook.runtime', fromlist=['x']).get_agent().wait_idle(120)")
-        sessions[n] = k.value("__import__('shell_agent_lab.notebook.runtime', fromlist=['x']).get_agent().session.id")
+        assert k.value(f"{RUNTIME}.get_agent().wait_idle(120)")
+        sessions[n] = k.value(f"{RUNTIME}.get_agent().session.id")
     data = _isolated_data_dir
     for n, sid in sessions.items():
         records = rows(data, "SELECT role, content FROM records WHERE session_id = ? ORDER BY seq", (sid,))

@@ -9,7 +9,7 @@ import sys
 import threading
 
 import pytest
-from conftest import RUNTIME, integrity, kill, rows
+from chaoshelpers import RUNTIME, integrity, kill, rows
 from kernelhelpers import text_of
 
 from shell_agent_lab.store import SessionInUseError, Store
