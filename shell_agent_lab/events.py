@@ -3,8 +3,9 @@
 Listeners are called synchronously on the publishing thread, so they must be quick and
 thread-safe; a listener that raises is logged and never breaks the publisher.
 
-Event types and their payloads (``data``) are listed in ``EVENT_TYPES``; the side-panel
-protocol schema (``shell_agent_lab/notebook/protocol.json``) describes the same names.
+Event types and their payloads (``data``) are declared once, in the side-panel protocol schema
+(``shell_agent_lab/notebook/protocol.json``); ``shell_agent_lab/protocol_types.py`` is generated
+from it (``EVENT_NAMES``, ``EVENT_FIELDS`` and one ``TypedDict`` per payload).
 """
 from __future__ import annotations
 
@@ -15,38 +16,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-__all__ = ["Event", "EventBus", "EVENT_TYPES"]
+__all__ = ["Event", "EventBus"]
 
 log = logging.getLogger(__name__)
-
-#: name -> the keys its payload carries (documentation and a light check in tests)
-EVENT_TYPES: dict[str, tuple[str, ...]] = {
-    "state_changed": ("state", "previous"),            # READY / BUSY / EXTRACTING / QUEUED
-    "turn_started": ("turn_id", "message"),
-    "stream_token": ("turn_id", "text"),                # incremental assistant text
-    "assistant_text": ("turn_id", "text"),              # narrative text that came with tool calls
-    "turn_finished": ("turn_id", "phase", "text", "error"),
-    "tool_start": ("turn_id", "tool_call_id", "name", "arguments"),
-    "tool_progress": ("turn_id", "tool_call_id", "name", "detail", "current", "total"),
-    "tool_end": ("turn_id", "tool_call_id", "name", "status", "summary"),
-    "retry_backoff": ("attempt", "max_attempts", "delay", "error"),
-    "approval_request": ("request_id", "tool_name", "arguments", "category", "dialog", "preview"),
-    "approval_resolved": ("request_id", "approved", "feedback"),
-    "queued": ("message", "at"),
-    "queue_cleared": (),
-    "queue_dispatched": ("message",),
-    "extraction_started": (),
-    "extraction_done": ("success", "error"),
-    "records_updated": (),
-    "global_memory_updated": (),
-    "session_memory_updated": (),
-    "findings_updated": (),
-    "data_updated": (),                                 # tables or live DataFrames changed
-    "session_changed": ("session_id", "title", "private"),
-    "session_renamed": ("session_id", "title"),
-    "profile_changed": ("profile", "backend", "model"),
-}
-
 
 @dataclass(frozen=True)
 class Event:

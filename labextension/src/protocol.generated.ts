@@ -438,16 +438,20 @@ export interface Events {
     request_id: string;
     approved: boolean;
     feedback: string | null;
+    notice?: string;
+    tool_name?: string;
     [key: string]: unknown;
   };
   queued: {
     message: string;
     at: number;
+    turn_id: string;
     [key: string]: unknown;
   };
   queue_cleared: { [key: string]: unknown };
   queue_dispatched: {
     message: string;
+    turn_id: string;
     [key: string]: unknown;
   };
   extraction_started: { [key: string]: unknown };

@@ -10,13 +10,14 @@ import logging
 import re
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Protocol
 
 from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
 from ..tools.approval import ApprovalGate, rejection_text
-from ..tools.registry import ToolContext, ToolError, ToolRegistry, ToolResult
+from ..tools.registry import ToolContext, ToolEngine, ToolError, ToolRegistry, ToolResult, ToolSettings
 from . import _context
 from ._ask import tool_ask
 from ._arguments import argument_problem
@@ -28,7 +29,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
 
-__all__ = ["TurnEnv", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
+__all__ = ["TurnEnv", "TurnStore", "TurnContext", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +38,36 @@ CANCELLED_TEXT = "(Cancelled)"
 _SUMMARY_CHARS = 200
 
 
+class TurnStore(Protocol):
+    """The store as a turn uses it (``store.Store``); tools get it as ``ToolContext.store``."""
+
+    findings: Any
+    objects: Any
+    global_memory: Any
+    session_memory: Any
+
+    def append_record(self, session_id: str, role: str, content: str, **fields: Any) -> Any: ...
+
+    def session_dir(self, session_id: str) -> Path: ...
+
+    def list_records(self, *args: Any, **kwargs: Any) -> list[Any]: ...
+
+    def count_user_records(self, session_id: str) -> int: ...
+
+
+class TurnContext(Protocol):
+    """What builds each request's messages (``context.ContextBuilder``)."""
+
+    def build(self, session_id: str, **options: Any) -> Any: ...
+
+    def clean_reply(self, session_id: str, text: str) -> str: ...
+
+
 @dataclass
 class TurnEnv:
-    store: Any
+    store: TurnStore
     session: Any                         # store Session
-    builder: Any                         # ContextBuilder
+    builder: TurnContext
     backend: Backend
     registry: ToolRegistry
     gate: ApprovalGate
@@ -52,9 +78,9 @@ class TurnEnv:
     max_args_bytes: int = 1024 * 1024
     disabled: frozenset[str] = frozenset()
     auto_extract: bool = True
-    engine: Any = None
+    engine: ToolEngine | None = None
     namespace: dict[str, Any] | None = None
-    settings: Any = None
+    settings: ToolSettings | None = None
     clock: Callable[[], Any] | None = None
     budget: Any = None
     #: put the tables' schema in the system prompt (small local models need it)

@@ -131,6 +131,8 @@ _MAX_FACT = 2000
 
 
 def _last_user_text(ctx: ToolContext) -> str:
+    if ctx.store is None:
+        return ""
     try:
         records = ctx.store.list_records(ctx.session_id)
     except Exception:

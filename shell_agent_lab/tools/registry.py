@@ -17,7 +17,7 @@ from ..tool_names import canonical_tool_name
 
 __all__ = [
     "Category", "ToolDescriptor", "ToolContext", "ToolResult", "ToolError", "ToolRegistry",
-    "canonical_tool_name", "Ask", "ModelCallError",
+    "canonical_tool_name", "Ask", "ModelCallError", "ToolStore", "ToolEngine", "ToolSettings",
 ]
 
 Category = Literal["read", "write", "execute"]
@@ -31,6 +31,37 @@ class ToolError(Exception):
 class ModelCallError(ToolError):
     """The model call a tool made through :attr:`ToolContext.ask` failed; the text is the
     backend's one-line error."""
+
+
+class ToolStore(Protocol):
+    """The session's store as tool handlers use it (``store.Store``)."""
+
+    findings: Any
+    objects: Any
+    global_memory: Any
+    session_memory: Any
+
+    def list_records(self, *args: Any, **kwargs: Any) -> list[Any]: ...
+
+    def count_user_records(self, session_id: str) -> int: ...
+
+
+class ToolEngine(Protocol):
+    """The session's analysis engine as tool handlers use it (``analysis.AnalysisEngine``)."""
+
+    settings: Any
+
+    def tables(self) -> list[Any]: ...
+
+    def has_data(self) -> bool: ...
+
+    def query(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+class ToolSettings(Protocol):
+    """The resolved settings as tool handlers use them (``config.ShellAgent``)."""
+
+    run_python_timeout: float | None
 
 
 class Ask(Protocol):
@@ -56,8 +87,8 @@ class ToolContext:
     """What a handler may use. The agent fills in what the session has."""
 
     session_id: str
-    store: Any = None                 # shell_agent_lab.store.Store
-    engine: Any = None                # shell_agent_lab.analysis engine for the session
+    store: ToolStore | None = None    # shell_agent_lab.store.Store
+    engine: ToolEngine | None = None  # shell_agent_lab.analysis engine for the session
     backend: Any = None               # shell_agent_lab.llm.types.Backend (tools call the model through ``ask``)
     publish: Callable[[str, dict], None] = lambda type, data: None
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -67,7 +98,7 @@ class ToolContext:
     auto_extract: bool = True
     work_dir: Any = None              # pathlib.Path of the session's work directory
     namespace: dict[str, Any] | None = None   # the kernel's user namespace, when there is one
-    settings: Any = None              # resolved settings (caps, limits)
+    settings: ToolSettings | None = None   # resolved settings (caps, limits)
     clock: Callable[[], Any] | None = None
     #: the approval decision for this call, when one was asked (e.g. action "insert_cell")
     decision: Any = None

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import json
+import re
 
 from jsonschema import Draft202012Validator
 
-from shell_agent_lab.events import EVENT_TYPES
 from shell_agent_lab.notebook import comm
 
 from .conftest import SCHEMA_PATH, assert_valid
@@ -30,11 +30,38 @@ def test_every_op_has_a_handler_and_every_handler_an_op():
     assert set(root["ops"]) == set(comm._OPS)
 
 
-def test_events_match_the_event_bus_types():
-    root = json.loads(SCHEMA_PATH.read_text())
-    assert set(root["events"]) == set(EVENT_TYPES)
-    for name, keys in EVENT_TYPES.items():
-        assert root["events"][name]["required"] == list(keys), name
+_PUBLISHED = re.compile(r"""publish\(\s*["'](\w+)["']""")
+_PAYLOAD = re.compile(r"""\(\s*["'](\w+)["'],\s*\{([^{}]*)\}""")
+_KEY = re.compile(r"""["'](\w+)["']\s*:""")
+
+
+def published_events(source: str, events: dict) -> tuple[set[str], list[tuple[str, str]]]:
+    """Event names passed to ``publish(...)`` in ``source``, and (event, key) pairs of payload
+    literals ``("event", {"key": ...})`` whose key the schema does not declare."""
+    names = set(_PUBLISHED.findall(source))
+    undeclared = [(name, key) for name, body in _PAYLOAD.findall(source) if name in events
+                  for key in _KEY.findall(body) if key not in events[name].get("properties", {})]
+    return names, undeclared
+
+
+def test_every_published_event_and_payload_key_is_in_the_schema():
+    events = json.loads(SCHEMA_PATH.read_text())["events"]
+    package = SCHEMA_PATH.parents[1]
+    names: set[str] = set()
+    undeclared: list[tuple[str, str]] = []
+    for path in package.rglob("*.py"):
+        found, extra = published_events(path.read_text(encoding="utf-8"), events)
+        names |= found
+        undeclared += [(f"{path.relative_to(package)}: {event}", key) for event, key in extra]
+    assert names <= set(events), f"published but not in protocol.json: {sorted(names - set(events))}"
+    assert not undeclared, f"payload keys protocol.json does not declare: {undeclared}"
+
+
+def test_an_undeclared_payload_key_is_found():
+    events = json.loads(SCHEMA_PATH.read_text())["events"]
+    source = 'return [("queued", {"message": m, "at": t, "turn": turn.id})]\nself.publish("no_such_event", {})'
+    names, undeclared = published_events(source, events)
+    assert names == {"no_such_event"} and undeclared == [("queued", "turn")]
 
 
 def test_the_packaged_schema_is_the_one_loaded():

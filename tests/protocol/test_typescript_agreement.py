@@ -78,6 +78,34 @@ def test_generated_typescript_is_up_to_date():
         "run python labextension/scripts/gen_protocol_types.py")
 
 
+def test_generated_python_is_up_to_date():
+    gen = _generator()
+    committed = (LAB.parent / "shell_agent_lab" / "protocol_types.py").read_text()
+    assert committed == gen.render_python(_schema()), (
+        "shell_agent_lab/protocol_types.py differs from the schema: "
+        "run python labextension/scripts/gen_protocol_types.py")
+
+
+def test_the_check_fails_when_a_generated_file_is_stale(tmp_path, monkeypatch):
+    gen = _generator()
+    for target in ("TARGET", "PY_TARGET"):
+        stale = tmp_path / f"{target}.txt"
+        stale.write_text("stale")
+        fresh = {name: tmp_path / f"{name}-fresh.txt" for name in ("TARGET", "PY_TARGET")}
+        monkeypatch.setattr(gen, "TARGET", fresh["TARGET"])
+        monkeypatch.setattr(gen, "PY_TARGET", fresh["PY_TARGET"])
+        assert gen.main([]) == 0 and gen.main(["--check"]) == 0
+        monkeypatch.setattr(gen, target, stale)
+        assert gen.main(["--check"]) == 1
+
+
+def test_a_schema_change_alone_changes_the_generated_python():
+    gen = _generator()
+    schema = _schema()
+    schema["events"]["queued"]["properties"]["queued_at"] = schema["events"]["queued"]["properties"].pop("at")
+    assert gen.render_python(schema) != (LAB.parent / "shell_agent_lab" / "protocol_types.py").read_text()
+
+
 def test_a_schema_change_alone_changes_the_generated_types():
     gen = _generator()
     schema = _schema()
