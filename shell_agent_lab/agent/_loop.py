@@ -144,6 +144,22 @@ def _serialise_calls(calls: list[ToolCall]) -> list[dict[str, Any]]:
 
 
 class _Turn:
+    # the state of one run (set at the start of ``run``)
+    _pending_notes: list[str]
+    _data_changed: bool
+    _data_baseline: tuple | None
+    _schema: str | None
+    _seen_ids: set[str]
+    _message: str
+    _evidence: list[str]
+    _done_calls: set[str]
+    _offered: set[str]
+    _called: set[str]
+    _require: set[str]
+    _asked_for: set[str] | None
+    _answer_next: bool
+    _counts: dict[str, int]
+
     def __init__(self, env: TurnEnv) -> None:
         self.env = env
         self.sid = env.session.id
@@ -388,20 +404,20 @@ class _Turn:
         record = env.store.append_record(self.sid, "user", message)
         marker = _begin_turn(env.store, self.sid, record)
         env.publish("records_updated", {})
-        self._pending_notes: list[str] = []
+        self._pending_notes = []
         self._data_changed = False
-        self._data_baseline: tuple | None = None
-        self._schema: str | None = None
-        self._seen_ids: set[str] = set()
+        self._data_baseline = None
+        self._schema = None
+        self._seen_ids = set()
         self._message = message
-        self._evidence: list[str] = [message]
-        self._done_calls: set[str] = set()
-        self._offered: set[str] = set()
-        self._called: set[str] = set()
-        self._require: set[str] = set()
-        self._asked_for: set[str] | None = None
+        self._evidence = [message]
+        self._done_calls = set()
+        self._offered = set()
+        self._called = set()
+        self._require = set()
+        self._asked_for = None
         self._answer_next = False
-        self._counts: dict[str, int] = {}
+        self._counts = {}
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()

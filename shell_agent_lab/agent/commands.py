@@ -70,7 +70,7 @@ def is_command(text: str) -> bool:
     """``/word …`` is a command; ``/path/to/file …`` is an ordinary message."""
     stripped = text.strip()
     m = _NAME.match(stripped)
-    return bool(m) and "/" not in stripped[1:m.end()].strip()
+    return m is not None and "/" not in stripped[1:m.end()].strip()
 
 
 def parse_command(text: str) -> tuple[str, list[str]]:

@@ -25,7 +25,8 @@ try:  # the gate's sentinel; a stand-in keeps this module importable alone
 except ImportError:  # pragma: no cover
     PENDING = object()
 
-Resolve = Callable[[str, bool, str], Any]
+#: (request id, approved, feedback, action) -> whether a waiting request was answered
+Resolve = Callable[[str, bool, str, "str | None"], Any]
 
 
 def parse_answer(text: str) -> tuple[bool, str]:
@@ -79,7 +80,7 @@ class NotebookApprover:
     def __call__(self, request: Any) -> Any:
         with self._lock:
             view, frontend = self._view, self._frontend
-        if view is None:
+        if view is None or frontend is None:
             # a turn from the side panel: it shows the request and answers through resolve()
             return PENDING
         if not frontend.human:
@@ -94,7 +95,11 @@ class NotebookApprover:
     def _show_widget(self, request: Any) -> None:
         from IPython.display import display
 
-        widget = self._make_widget(
+        make = self._make_widget
+        if make is None:                # the factory was taken away since the request came
+            self._ask_input(request)
+            return
+        widget = make(
             request, on_answer=lambda ok, fb, action=None: self._resolve(request.id, ok, fb, action))
         with self._lock:
             self._widgets[request.id] = widget

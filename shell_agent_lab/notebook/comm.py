@@ -19,6 +19,7 @@ import threading
 from typing import Any, Callable, Mapping
 
 from ._panel_ops import OPS as _OPS
+from ._panel_types import PanelAgent, PanelRuntime
 from ._panel_wire import (PROTOCOL_VERSION, RequestError, check, event_message, json_safe, load_protocol,
                           map_exception)
 
@@ -33,12 +34,13 @@ COMM_TARGET = "shell_agent_lab"
 class Dispatcher:
     """Answers protocol requests for one kernel.
 
-    ``runtime`` is a callable returning the notebook runtime (``get_runtime``): it has
-    ``.agent`` (built on first use), ``set_notebook_key(key)``, ``resolve_approval(...)`` and
-    ``panel_connected``. Tests pass their own.
+    ``runtime`` is a callable returning the notebook runtime (``get_runtime``), a
+    :class:`~._panel_types.PanelRuntime`: ``.agent`` (built on first use), ``started``,
+    ``set_notebook_key(key)``, ``resolve_approval(...)`` and ``panel_connected``. Tests pass
+    their own. The dispatcher is the :class:`~._panel_types.PanelHost` the op handlers receive.
     """
 
-    def __init__(self, runtime: Callable[[], Any]) -> None:
+    def __init__(self, runtime: Callable[[], PanelRuntime]) -> None:
         self._runtime_provider = runtime
         self._lock = threading.RLock()
         self._pending: dict[str, dict[str, Any]] = {}
@@ -77,11 +79,11 @@ class Dispatcher:
 
     # -- the runtime and the agent ---------------------------------------------------------------
     @property
-    def runtime(self) -> Any:
+    def runtime(self) -> PanelRuntime:
         return self._runtime_provider()
 
     @property
-    def agent(self) -> Any:
+    def agent(self) -> PanelAgent:
         try:
             agent = self.runtime.agent
         except RequestError:
