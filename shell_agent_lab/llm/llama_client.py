@@ -210,6 +210,11 @@ class LlamaServer:
         return UnreachableError(f"the embedded model server could not start: {reason}",
                                 hint=f"see {paths.log}", retryable=False)
 
+    def _await_exit(self, pid: int, timeout: float = 5.0) -> None:
+        deadline = self._clock() + timeout
+        while pid_alive(pid) and self._clock() < deadline:
+            self._sleep(0.02)
+
     def _launch(self, spec: ModelSpec, paths: ServerPaths) -> ServerState:
         token = secrets.token_hex(8)
         _rotate(paths.log)
@@ -231,6 +236,7 @@ class LlamaServer:
                 if state.status == "ready" and self._answers(state.url):
                     return state
                 if state.status == "failed":
+                    self._await_exit(pid)  # it writes why, then exits: report once it is gone
                     raise self._failure(state.error, paths)
             if not pid_alive(pid):
                 state = read_state(paths.state)
