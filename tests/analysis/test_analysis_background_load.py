@@ -6,6 +6,7 @@ test decides what happens while a file is half stored; nothing here depends on t
 """
 from __future__ import annotations
 
+import datetime
 import os
 import threading
 from pathlib import Path
@@ -421,6 +422,30 @@ def test_types_that_change_late_in_the_file_are_widened(make_engine, workdir):
     info = engine.describe("late")
     assert info.rows == 30_001 and dict(info.columns)["code"] == "VARCHAR"
     assert engine.query("SELECT code FROM late WHERE id = 30000").rows == [("A17",)]
+
+
+@pytest.mark.parametrize("dates, late, fmt", [
+    (lambda i: f"2020-01-{1 + i % 28:02d}", "2020-02-03 12:34:56", None),
+    (lambda i: f"{1 + i % 12}/{1 + i % 28}/2021", "12/31/2021", "%m/%d/%Y"),
+], ids=["iso", "us"])
+def test_dates_read_from_the_file_as_a_foreground_load_reads_them(make_engine, workdir, dates, late, fmt):
+    """ISO dates go through DuckDB's own ISO reader, as in a file loaded before ``load`` returns
+    (a late value with a time of day is read as its date in both); other formats keep theirs."""
+    lines = ["id,d"] + [f"{i},{dates(i)}" for i in range(30_000)] + [f"30000,{late}"]
+    (workdir / "dates.csv").write_text("\n".join(lines) + "\n")
+    staged = make_engine(background())
+    staged.load("dates.csv", "dates")
+    assert staged.loading() == ["dates"]
+    select = staged._jobs["dates"].select
+    assert "'d': 'DATE'" in select and ("dateformat" not in select if fmt is None else f"dateformat = '{fmt}'" in select)
+    query = "SELECT id, d FROM dates WHERE id IN (0, 29999, 30000) ORDER BY id"
+    from_file = staged.query(query).rows
+    foreground = make_engine(background(), memory=True)   # no staging directory: stored at once
+    foreground.load("dates.csv", "dates")
+    assert foreground.loading() == []
+    assert from_file == foreground.query(query).rows
+    assert [type(row[1]) for row in from_file] == [datetime.date] * 3
+    assert staged.wait_loaded(timeout=60) and staged.query(query).rows == from_file
 
 
 def test_cancel_before_load_returns_keeps_the_old_table(make_engine, big, workdir):
