@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from shell_agent_lab.analysis import AnalysisEngine, AnalysisSettings, LoadError
-from shell_agent_lab.analysis import engine as engine_module
+from shell_agent_lab.analysis import background_store
 from shell_agent_lab.analysis import staging
 from shell_agent_lab.analysis.errors import SQLRejectedError, UnknownTableError
 
@@ -159,7 +159,7 @@ def test_a_store_running_at_exit_stops_cleanly(make_engine, big, monkeypatch, tm
     engine.load(str(big), "big")
     assert gate.reached.wait(10)
     job = engine._jobs["big"]
-    exiting = threading.Thread(target=engine_module._stop_background_stores)
+    exiting = threading.Thread(target=background_store._stop_background_stores)
     exiting.start()
     assert job.stop.wait(10)
     gate.release.set()
@@ -327,7 +327,7 @@ def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine
     db = tmp_path / "s" / "analysis.duckdb"
     engine = make_engine(background(), db=db)
     def crash(job):
-        raise engine_module._Stopped      # the thread ends as a killed kernel's would: no clean-up
+        raise background_store._Stopped      # the thread ends as a killed kernel's would: no clean-up
     monkeypatch.setattr(engine, "_swap", crash)
     engine.load(str(big), "big")
     engine._jobs["big"].done.wait(30)
