@@ -4,9 +4,9 @@ copied into the session database by a thread of their own.
 ``AnalysisEngine.load`` hands a large CSV, TSV or Parquet file to :meth:`BackgroundStores._load_staged`:
 the file is hard-linked into the staging directory, its name becomes a temporary view over the
 link, and a job (:class:`.staging.Job`) streams it into a hidden table in chunks and swaps that in
-for the view (:mod:`.staging` explains the scheme). This module holds the jobs' life cycle:
-start, pause while a query runs, stop, fail, resume at
-the next open, and the catalogue records that make a restart safe.
+for the view (:mod:`.staging` explains the scheme). This module holds the jobs' life cycle
+(start, pause while a query runs: :meth:`BackgroundStores._queries_first`, stop, fail, resume
+at the next open) and the catalogue records that make a restart safe.
 
 :class:`BackgroundStores` is mixed into the engine: it works on the engine's connection under
 the engine's lock, and the engine's public ``wait_loaded`` and ``loading`` come from here.
@@ -14,13 +14,14 @@ the engine's lock, and the engine's public ``wait_loaded`` and ``loading`` come 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import re
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,18 @@ class BackgroundStores:
         self._busy = threading.Condition()            # queries running (background stores wait)
         self._active = 0
         self._build_slot = threading.Lock()           # one background store at a time
+
+    @contextlib.contextmanager
+    def _queries_first(self) -> Iterator[None]:
+        """While the block runs (a query), background stores pause between chunks."""
+        with self._busy:
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._busy:
+                self._active -= 1
+                self._busy.notify_all()
 
     def _stageable(self, path: Path, kind: str, size: int) -> bool:
         """Whether ``path`` is queried in place while it is stored in the background.

@@ -611,36 +611,60 @@ class AnalysisEngine(BackgroundStores):
              fast_sql: str | None = None) -> QueryResult:
         """Run ``sql`` and collect it within ``cap`` rows.
 
-        What runs is its faster form ``fast_sql`` when that binds to the same column types,
-        else ``sorted_sql`` (its stably ordered form) when that binds (a column type DuckDB
-        cannot sort falls back to the original), else ``sql`` itself."""
+        What runs is chosen by :meth:`_bind`; the timeout and ``cancel`` interrupt it through
+        :meth:`_watch`, and background stores pause until it is done."""
         self._check_open()
         limit = self.settings.query_timeout if timeout is None else timeout
         done, timed_out = threading.Event(), threading.Event()
         started = time.perf_counter()
-        reader = None
         watcher = self._watch(limit, cancel, done, timed_out)
-        with self._busy:   # background stores pause until this query is done
-            self._active += 1
         try:
-            relation = None
-            names: list[str] | None = None
-            if fast_sql is not None:
-                bound = self._bind_faster(fast_sql, sql, sorted_sql is not None)
-                if bound is not None:
-                    relation, names = bound
-            if relation is None and sorted_sql is not None:
-                try:
-                    relation = self._conn.sql(sorted_sql)
-                except duckdb.InterruptException:
-                    raise
-                except duckdb.Error:
-                    relation = None
-            if relation is None:
-                relation = self._conn.sql(sql)
-            columns = names if names is not None else list(relation.columns)
-            types = [str(t) for t in relation.types]
-            reader = relation.to_arrow_reader(_BATCH)
+            with self._queries_first():
+                relation, names = self._bind(sql, sorted_sql, fast_sql)
+                columns = names if names is not None else list(relation.columns)
+                types = [str(t) for t in relation.types]
+                table = self._collect(relation, cap=cap, path=path)
+                if names is not None and table.column_names != names:
+                    table = table.rename_columns(names)
+        except duckdb.InterruptException as exc:
+            raise _interrupted(limit, timed_out.is_set()) from exc
+        except duckdb.Error as exc:
+            raise QueryFailedError(f"query failed: {_first_line(exc)}") from exc
+        finally:
+            done.set()
+            if watcher is not None:
+                watcher.join()
+        return QueryResult(sql=sql, columns=columns, types=types, table=table,
+                           elapsed=time.perf_counter() - started, path=path)
+
+    def _bind(self, sql: str, sorted_sql: str | None,
+              fast_sql: str | None) -> tuple[duckdb.DuckDBPyRelation, list[str] | None]:
+        """The relation to run, and the original's column names when they differ from its own.
+
+        That is ``fast_sql`` (the faster form) when it binds to the same column types, else
+        ``sorted_sql`` (the stably ordered form) when it binds (a column type DuckDB cannot
+        sort falls back to the original), else ``sql`` itself."""
+        if fast_sql is not None:
+            bound = self._bind_faster(fast_sql, sql, sorted_sql is not None)
+            if bound is not None:
+                return bound
+        relation = None
+        if sorted_sql is not None:
+            try:
+                relation = self._conn.sql(sorted_sql)
+            except duckdb.InterruptException:
+                raise
+            except duckdb.Error:
+                relation = None
+        if relation is None:
+            relation = self._conn.sql(sql)
+        return relation, None
+
+    def _collect(self, relation: duckdb.DuckDBPyRelation, *, cap: int, path: str) -> pa.Table:
+        """Run ``relation`` and gather its rows as Arrow, refusing more than ``cap`` rows or
+        ``settings.max_result_bytes`` as soon as a batch passes either."""
+        reader = relation.to_arrow_reader(_BATCH)
+        try:
             batches: list[pa.RecordBatch] = []
             count = size = 0
             for batch in reader:
@@ -653,31 +677,12 @@ class AnalysisEngine(BackgroundStores):
                         f"the result is larger than {self.settings.max_result_bytes / 2**20:,.0f} MiB; "
                         "select fewer or shorter columns, or aggregate.")
                 batches.append(batch)
-            table = pa.Table.from_batches(batches, schema=reader.schema)
-            if names is not None and table.column_names != names:
-                table = table.rename_columns(names)
-        except duckdb.InterruptException as exc:
-            if timed_out.is_set():
-                raise QueryTimeoutError(
-                    f"query stopped after {limit:g} s; filter with WHERE, aggregate, or sample "
-                    "(USING SAMPLE 10%) to make it faster.") from exc
-            raise QueryFailedError("query cancelled.") from exc
-        except duckdb.Error as exc:
-            raise QueryFailedError(f"query failed: {_first_line(exc)}") from exc
+            return pa.Table.from_batches(batches, schema=reader.schema)
         finally:
-            with self._busy:
-                self._active -= 1
-                self._busy.notify_all()
-            done.set()
-            if reader is not None:
-                try:
-                    reader.close()
-                except Exception:  # pragma: no cover - closing never matters more than the error
-                    pass
-            if watcher is not None:
-                watcher.join()
-        return QueryResult(sql=sql, columns=columns, types=types, table=table,
-                           elapsed=time.perf_counter() - started, path=path)
+            try:
+                reader.close()
+            except Exception:  # pragma: no cover - closing never matters more than the error
+                pass
 
     # ---- writes (tool code only, never model SQL) ------------------------------------------
 
@@ -807,6 +812,14 @@ class AnalysisEngine(BackgroundStores):
             self._lost.clear()
             self.refresh_dataframes()  # DataFrames hidden by a same-named table come back
             return names
+
+
+def _interrupted(limit: float, timed_out: bool) -> AnalysisError:
+    """The error for a query that was interrupted: by its timeout, or cancelled."""
+    if timed_out:
+        return QueryTimeoutError(f"query stopped after {limit:g} s; filter with WHERE, aggregate, or sample "
+                                 "(USING SAMPLE 10%) to make it faster.")
+    return QueryFailedError("query cancelled.")
 
 
 def _cap_message(cap: int, path: str) -> str:
