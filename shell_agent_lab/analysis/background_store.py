@@ -45,7 +45,7 @@ _OPEN: "weakref.WeakSet[BackgroundStores]" = weakref.WeakSet()
 #: the date format ``sniff_csv`` reports for ISO dates. ``read_csv`` with detection (the small-file
 #: path, and DuckDB itself) then parses them with its own ISO reader, not this format: a view that
 #: names it would read dates differently (stricter) from a file loaded in the foreground, and
-#: slower (about 7% of a first query's CPU on the benchmark's 1 GB file)
+#: slower (4–7% of a first query's CPU on the benchmark's 1 GB file)
 _ISO_DATE = "%Y-%m-%d"
 _STREAM_PREFIX = re.compile(r"^.*?reading the stream registered as '[^']*' failed: (IOError: )?")
 
