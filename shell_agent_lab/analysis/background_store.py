@@ -37,7 +37,7 @@ from .settings import AnalysisSettings
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BackgroundStores"]
+__all__ = ["BackgroundStores", "STREAM_PREFIX", "late_type_change"]
 
 #: engines of this process, so background stores stop before the interpreter goes away
 _OPEN: "weakref.WeakSet[BackgroundStores]" = weakref.WeakSet()
@@ -47,7 +47,8 @@ _OPEN: "weakref.WeakSet[BackgroundStores]" = weakref.WeakSet()
 #: names it would read dates differently (stricter) from a file loaded in the foreground, and
 #: slower (4–7% of a first query's CPU on the benchmark's 1 GB file)
 _ISO_DATE = "%Y-%m-%d"
-_STREAM_PREFIX = re.compile(r"^.*?reading the stream registered as '[^']*' failed: (IOError: )?")
+#: what DuckDB puts before the reason when a stream it reads (a file reader) fails
+STREAM_PREFIX = re.compile(r"^.*?reading the stream registered as '[^']*' failed: (IOError: )?")
 
 
 class BackgroundStores:
@@ -72,7 +73,8 @@ class BackgroundStores:
         raise NotImplementedError
 
     def _init_stores(self) -> None:
-        """No store yet (the engine calls this before it opens its database)."""
+        """No store yet (the engine calls this before it opens its database); stores stop at exit."""
+        _OPEN.add(self)
         self._jobs: dict[str, _staging.Job] = {}      # lowercase name -> its background store
         self._lost: dict[str, str] = {}               # lowercase name -> why its load did not finish
         self._busy = threading.Condition()            # queries running (background stores wait)
@@ -331,7 +333,7 @@ class BackgroundStores:
             log.info("storing %s stopped; it resumes when the session is reopened", job.name)
         except Exception as exc:   # the file became unreadable, the disk is full …
             log.warning("storing %s failed", job.name, exc_info=True)
-            self._fail_job(job, _STREAM_PREFIX.sub("", _first_line(exc)))
+            self._fail_job(job, STREAM_PREFIX.sub("", _first_line(exc)))
             ended = True
         finally:
             job.done.set()
@@ -354,7 +356,7 @@ class BackgroundStores:
                 if attempt < 2 and not job.unchanged():
                     self._resniff(job, keep_sample=True)   # changed in place while read: again
                 elif not isinstance(exc, (_Changed, LoadError)) and not job.full_sample \
-                        and job.kind != "parquet" and _late_type_change(_first_line(exc).lower()):
+                        and job.kind != "parquet" and late_type_change(_first_line(exc).lower()):
                     self._resniff(job)   # a value late in the file needs a wider type than sniffed
                 elif isinstance(exc, _Changed):
                     raise LoadError("the file kept changing while it was being stored") from None
@@ -581,6 +583,6 @@ class _Changed(Exception):
     """The file changed while it was being stored."""
 
 
-def _late_type_change(text: str) -> bool:
+def late_type_change(text: str) -> bool:
     """A CSV/JSON error that a full-file type scan fixes (a value the sniffed type cannot hold)."""
     return any(word in text for word in ("sample", "convert", "conversion"))

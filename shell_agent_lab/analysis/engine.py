@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from . import loader as _loader
 from . import staging as _staging
-from .background_store import _OPEN, _STREAM_PREFIX, BackgroundStores, _late_type_change
+from .background_store import STREAM_PREFIX, BackgroundStores, late_type_change
 from .dataframes import describe_frame, find_frames, fingerprint, same_fingerprint
 from .errors import (AnalysisError, LoadError, QueryFailedError, QueryTimeoutError, RowCapError, SQLRejectedError,
                      TableNameError, UnknownTableError)
@@ -89,7 +89,6 @@ class AnalysisEngine(BackgroundStores):
         self._conn = self._connect()
         if fresh:   # a database this engine creates holds no macros (see _stored_functions)
             self._macros = []
-        _OPEN.add(self)
         try:
             if self._first_opener:   # pending loads belong to the engine that opened the file first
                 self._resume_loads()
@@ -727,7 +726,7 @@ class AnalysisEngine(BackgroundStores):
                 self._ingest(path, kind, name, progress=progress, cancel=cancel, full_sample=False)
             except LoadError as first:
                 text = str(first).lower()
-                if kind not in ("csv", "tsv", "json", "jsonl") or not _late_type_change(text):
+                if kind not in ("csv", "tsv", "json", "jsonl") or not late_type_change(text):
                     raise
                 if progress is not None:
                     progress("types changed late in the file; re-reading with a full-file type scan", None, None)
@@ -763,7 +762,7 @@ class AnalysisEngine(BackgroundStores):
             if replaced is not None:   # the old table stays: so does its store
                 self._resume_job(replaced)
             if isinstance(exc, duckdb.Error):
-                reason = _STREAM_PREFIX.sub("", _first_line(exc))
+                reason = STREAM_PREFIX.sub("", _first_line(exc))
                 raise LoadError(f"cannot load {path.name} as {kind.upper()}: {reason}") from exc
             raise
         finally:
