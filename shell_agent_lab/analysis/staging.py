@@ -20,7 +20,7 @@ middle resumes it. The record holds a random token, never a path: the linked fil
 another file. The hard link keeps the data the user approved even if the original is deleted
 or replaced; a file changed in place while it is being stored is read again.
 
-Pure helpers live here; the threads and the catalogue changes are in :mod:`.engine`.
+Pure helpers live here; the threads and the catalogue changes are in :mod:`.background_store`.
 """
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ test decides what happens while a file is half stored; nothing here depends on t
 """
 from __future__ import annotations
 
+import datetime
 import os
 import threading
 from pathlib import Path
@@ -16,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from shell_agent_lab.analysis import AnalysisEngine, AnalysisSettings, LoadError
-from shell_agent_lab.analysis import engine as engine_module
+from shell_agent_lab.analysis import background_store
 from shell_agent_lab.analysis import staging
 from shell_agent_lab.analysis.errors import SQLRejectedError, UnknownTableError
 
@@ -158,7 +159,7 @@ def test_a_store_running_at_exit_stops_cleanly(make_engine, big, monkeypatch, tm
     engine.load(str(big), "big")
     assert gate.reached.wait(10)
     job = engine._jobs["big"]
-    exiting = threading.Thread(target=engine_module._stop_background_stores)
+    exiting = threading.Thread(target=background_store._stop_background_stores)
     exiting.start()
     assert job.stop.wait(10)
     gate.release.set()
@@ -326,7 +327,7 @@ def test_a_crash_after_storing_swaps_at_reopen_without_reading_again(make_engine
     db = tmp_path / "s" / "analysis.duckdb"
     engine = make_engine(background(), db=db)
     def crash(job):
-        raise engine_module._Stopped      # the thread ends as a killed kernel's would: no clean-up
+        raise background_store._Stopped      # the thread ends as a killed kernel's would: no clean-up
     monkeypatch.setattr(engine, "_swap", crash)
     engine.load(str(big), "big")
     engine._jobs["big"].done.wait(30)
@@ -421,6 +422,30 @@ def test_types_that_change_late_in_the_file_are_widened(make_engine, workdir):
     info = engine.describe("late")
     assert info.rows == 30_001 and dict(info.columns)["code"] == "VARCHAR"
     assert engine.query("SELECT code FROM late WHERE id = 30000").rows == [("A17",)]
+
+
+@pytest.mark.parametrize("dates, late, fmt", [
+    (lambda i: f"2020-01-{1 + i % 28:02d}", "2020-02-03 12:34:56", None),
+    (lambda i: f"{1 + i % 12}/{1 + i % 28}/2021", "12/31/2021", "%m/%d/%Y"),
+], ids=["iso", "us"])
+def test_dates_read_from_the_file_as_a_foreground_load_reads_them(make_engine, workdir, dates, late, fmt):
+    """ISO dates go through DuckDB's own ISO reader, as in a file loaded before ``load`` returns
+    (a late value with a time of day is read as its date in both); other formats keep theirs."""
+    lines = ["id,d"] + [f"{i},{dates(i)}" for i in range(30_000)] + [f"30000,{late}"]
+    (workdir / "dates.csv").write_text("\n".join(lines) + "\n")
+    staged = make_engine(background())
+    staged.load("dates.csv", "dates")
+    assert staged.loading() == ["dates"]
+    select = staged._jobs["dates"].select
+    assert "'d': 'DATE'" in select and ("dateformat" not in select if fmt is None else f"dateformat = '{fmt}'" in select)
+    query = "SELECT id, d FROM dates WHERE id IN (0, 29999, 30000) ORDER BY id"
+    from_file = staged.query(query).rows
+    foreground = make_engine(background(), memory=True)   # no staging directory: stored at once
+    foreground.load("dates.csv", "dates")
+    assert foreground.loading() == []
+    assert from_file == foreground.query(query).rows
+    assert [type(row[1]) for row in from_file] == [datetime.date] * 3
+    assert staged.wait_loaded(timeout=60) and staged.query(query).rows == from_file
 
 
 def test_cancel_before_load_returns_keeps_the_old_table(make_engine, big, workdir):
