@@ -486,6 +486,9 @@ export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_sta
 export interface Commands {
   insert_cell: {
     code: string;
+    run?: boolean;
+    after_cell_id?: string | null;
+    replace?: boolean;
   };
 }
 export type CommandName = keyof Commands;

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from .._version import __version__
+from .cells import send_turn
 from ._panel_wire import (GLOBAL_CATEGORIES, PROTOCOL_VERSION, RequestError, entry_json, finding_json,
                           json_safe, load_protocol, map_exception, memory_id, record_json, session_json,
                           table_json)
@@ -111,7 +112,7 @@ def _send(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 
     def run() -> None:
         try:
-            box["result"] = agent.send(message, wait=False)
+            box["result"] = send_turn(d.runtime, agent, message)   # cells go in once the turn ends
         except Exception as exc:  # reported in the response when quick, else through events
             box["error"] = exc
             log.exception("send from the side panel failed")

@@ -189,8 +189,8 @@ class _Endpoint:
             handlers.append(self._insert_cell)
             self._handlers = handlers
 
-    def _insert_cell(self, code: str) -> bool:
-        args = {"code": str(code)}
+    def _insert_cell(self, code: str, **options: Any) -> bool:
+        args = {"code": str(code), **options}
         check("#/commands/insert_cell", args, "insert_cell")
         return self._send({"v": PROTOCOL_VERSION, "command": "insert_cell", "args": args})
 

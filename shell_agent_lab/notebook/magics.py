@@ -212,6 +212,10 @@ class _Turn:
     def __init__(self, rt: Any, agent: Any, ask: A.Ask) -> None:
         self.rt, self.agent = rt, agent
         self.frontend = rt.frontend()
+        self.message = ask.message
+        from .cells import asking_cell_id
+
+        self.cell_id = asking_cell_id(rt.shell)
         self.view = TurnView(live=self.frontend.live and ask.stream is not False)
         self.done = threading.Event()
         self._box: dict[str, Any] = {}
@@ -269,9 +273,12 @@ class _Turn:
 
             sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
         self.view.finish(reply, sql_widget=sql_widget)
-        for code in reply.cells:
-            if not rt.insert_cell(code):
-                rt.shell.set_next_input(code, replace=False)
+        from .cells import deliver
+
+        if not deliver(rt, reply, self.message, live=self.frontend.live, after_cell_id=self.cell_id):
+            for code in reply.cells:
+                if not rt.insert_cell(code):
+                    rt.shell.set_next_input(code, replace=False)
         return as_notebook_reply(reply, shown=True) if as_value else None
 
 
@@ -314,3 +321,12 @@ _RENDERERS: dict[str, Callable[[AgentMagics, Any], None]] = {
     "data": _render_data,
     "sql": _render_sql,
 }
+
+
+def _workspace_renderers() -> None:
+    from .workspace import RENDERERS
+
+    _RENDERERS.update(RENDERERS)
+
+
+_workspace_renderers()

@@ -225,3 +225,21 @@ def test_insert_sql_as_cell_reaches_the_connected_panel_only(wired):
     wired.comm.close({})
     assert wired.runtime.insert_cell_handlers == []
     assert wired.runtime.insert_cell("SELECT 2") is False
+
+
+def test_a_panel_turn_inserts_its_cells_into_the_panels_notebook_and_runs_them(wired):
+    sql = "SELECT region, sum(amount) AS total FROM sales GROUP BY 1 ORDER BY 1"
+    wired.runtime.agent.settings.approval_overrides = {"query_sql": False}
+    wired.backend.enqueue(tool_call("query_sql", {"sql": sql}), reply("N leads with 5.0."))
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k3"})
+    assert wired.comm.request("send", {"message": "which region leads?"})["ok"]
+    wired.comm.wait_event("turn_finished")
+    with wired.comm.cond:
+        assert wired.comm.cond.wait_for(lambda: any(m.get("command") == "insert_cell" for m in wired.comm.sent), 10)
+    inserts = [m for m in wired.comm.sent if m.get("command") == "insert_cell"]
+    for m in inserts:
+        assert_valid("#/$defs/CommandMessage", m)
+        assert_valid("#/commands/insert_cell", m["args"])
+    assert [m["args"] for m in inserts] == [{"code": f"%%agent_sql\n-- shell-agent-lab: which region leads?\n{sql}",
+                                             "run": True, "after_cell_id": None}]
+    assert wired.runtime.last_cells[0].kind == "sql"
