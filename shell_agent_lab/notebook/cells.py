@@ -171,22 +171,24 @@ def asking_cell_id(shell: Any) -> str | None:
     return str(cell_id) if cell_id else None
 
 
-def deliver(runtime: Any, reply: Any, message: str, *, live: bool, after_cell_id: str | None = None) -> bool:
+def deliver(runtime: Any, reply: Any, message: str, *, live: bool, after_cell_id: str | None = None) -> str:
     """After a turn: keep the cells of ``reply`` (``r.cells``, ``%agent /cells``) and, with a live
-    frontend, insert them under the asking cell and run them. False when ``ShellAgent.cells`` is
-    "off" (nothing done: the caller keeps today's behaviour)."""
+    frontend, insert them under the asking cell and run them. Returns "inserted", "kept" (no
+    frontend took them) or "off" (``ShellAgent.cells`` is "off", or the turn failed: nothing done,
+    the caller keeps today's behaviour)."""
     settings = getattr(getattr(runtime, "agent", None), "settings", None)
     if getattr(settings, "cells", "insert") == "off" or getattr(reply, "error", None):
-        return False
+        return "off"
     cells = cells_for(reply, message)
     runtime.last_cells = cells
     reply.cells = [c.source for c in cells]
-    inserted = live and all(runtime.insert_cell(c.source, run=c.run, after_cell_id=after_cell_id) for c in cells)
+    inserted = bool(cells) and live and all(runtime.insert_cell(c.source, run=c.run, after_cell_id=after_cell_id)
+                                            for c in cells)
     if not inserted:
         for cell in cells:   # what the user chose to insert instead of running: the next input
             if not cell.run:
                 runtime.shell.set_next_input(cell.source, replace=False)
-    return True
+    return "inserted" if inserted else "kept"
 
 
 def send_turn(runtime: Any, agent: Any, message: str) -> Any:

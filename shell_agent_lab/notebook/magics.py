@@ -267,15 +267,16 @@ class _Turn:
             raise IPythonUsageError("the turn did not finish after /stop; the kernel may need a restart")
         rt = self.rt
         rt.last_reply = reply
+        from .cells import deliver
+
+        cells = deliver(rt, reply, self.message, live=self.frontend.live, after_cell_id=self.cell_id)
         sql_widget = None
-        if self.frontend.live:
+        if self.frontend.live and cells != "inserted":   # the SQL did not come in as cells: offer it
             from .widgets import SqlButton
 
             sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
         self.view.finish(reply, sql_widget=sql_widget)
-        from .cells import deliver
-
-        if not deliver(rt, reply, self.message, live=self.frontend.live, after_cell_id=self.cell_id):
+        if cells == "off":
             for code in reply.cells:
                 if not rt.insert_cell(code):
                     rt.shell.set_next_input(code, replace=False)

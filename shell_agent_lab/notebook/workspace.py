@@ -4,7 +4,7 @@ the hook that remembers which cell failed last (for ``/fix`` and ``read_notebook
 ``/cells`` writes the last answer's cells (inserted below in JupyterLab; one output a notebook
 driver expands without a frontend). ``/fix`` sends the last failed cell and its error to the
 assistant, which proposes a corrected cell; the difference is shown with *Accept* (replace the
-cell) and *Insert below*. ``/replay-check [PATH]`` re-runs the notebook without a model and lists
+cell) and *Insert below* (``/fix accept`` and ``/fix insert`` from the side panel). ``/replay-check [PATH]`` re-runs the notebook without a model and lists
 the stated numbers no cell reproduces (:mod:`.replay_check`).
 """
 from __future__ import annotations
@@ -64,7 +64,26 @@ def cell_diff(old: str, new: str) -> str:
                                           "failing cell", "proposed cell", lineterm=""))
 
 
+_proposal: list[dict[str, Any]] = []     # the last /fix proposal, for /fix accept|insert
+
+
+def _apply_fix(action: str) -> CommandResult:
+    if not _proposal:
+        raise ValueError("there is no proposed fix yet; run /fix first")
+    fix = _proposal[0]
+    replace = action == "accept"
+    if replace and not fix.get("cell_id"):
+        raise ValueError("the failing cell is not known to the notebook (no frontend sent its id); use /fix insert")
+    if not _runtime().insert_cell(fix["fixed"], run=False, after_cell_id=fix.get("cell_id"), replace=replace):
+        raise ValueError("no notebook frontend is connected to change cells; copy the proposed cell instead")
+    _proposal.clear()
+    return CommandResult("fix", "Replaced the failing cell with the proposed one." if replace
+                         else "Inserted the proposed cell below the failing one.", data=None, kind="fix_applied")
+
+
 def _fix_cmd(agent: Any, argv: list[str]) -> CommandResult:
+    if argv:
+        return _apply_fix(argv[0])
     failure = last_failure()
     if failure is None:
         return CommandResult("fix", "No cell has failed in this kernel yet: run the cell first, then `%agent /fix`.",
@@ -78,6 +97,7 @@ def _fix_cmd(agent: Any, argv: list[str]) -> CommandResult:
     diff = cell_diff(failure.source, code)
     text = f"Proposed fix for the failing cell:\n\n```diff\n{diff}\n```\n\n{reply.text.strip()}"
     data = {"cell_id": failure.cell_id, "original": failure.source, "fixed": code, "diff": diff}
+    _proposal[:] = [data]
     return CommandResult("fix", text, data=data, kind="fix")
 
 
@@ -126,6 +146,7 @@ def unregister(shell: Any = None) -> None:
     for name in _COMMANDS:
         unregister_command(name)
     record_failure(None)
+    _proposal.clear()
     if shell is not None and on_post_run_cell in shell.events.callbacks["post_run_cell"]:
         shell.events.unregister("post_run_cell", on_post_run_cell)
 
