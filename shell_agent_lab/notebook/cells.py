@@ -1,7 +1,8 @@
 """The cells behind an answer: the SQL and code a turn ran, as notebook cells that reproduce it.
 
 Every successful query becomes a ``%%agent_sql`` cell, ``run_python`` code a Python cell, a
-``statistics`` call or a chart a Python cell that runs the same tool again (:func:`rerun`).
+``statistics`` call, a chart or a loaded file a Python cell that runs the same tool again
+(:func:`rerun`). Tools whose result a model makes (``analyze_data``, summaries) have no cell.
 Each cell carries a comment line naming the question it answers (``# shell-agent-lab: …``;
 in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql`` line). With
 ``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and runs them;
@@ -28,8 +29,9 @@ CELL_TAG = "shell-agent-lab"
 MARK = "# shell-agent-lab:"
 
 _SQL_TOOLS = frozenset({"query_sql", "query_preview", "quick_summary"})
-#: read-only tools a cell may run again through :func:`rerun`
-_RERUN_TOOLS = frozenset({"statistics", "create_chart"})
+#: tools a cell may run again through :func:`rerun` (no model involved): analysis, charts, and
+#: loading a file (later cells query the table it makes)
+_RERUN_TOOLS = frozenset({"statistics", "create_chart", "load_data"})
 
 
 @dataclass(frozen=True)
@@ -122,8 +124,8 @@ def cells_in_outputs(outputs: Iterable[Any]) -> list[AgentCell]:
 
 
 def rerun(tool: str, arguments: dict[str, Any]) -> Any:
-    """Run a read-only analysis tool again in this kernel and show what it returns (what an
-    inserted ``statistics`` or chart cell calls): a chart is drawn, anything else printed."""
+    """Run an analysis tool again in this kernel and show what it returns (what an inserted
+    ``statistics``, chart or ``load_data`` cell calls): a chart is drawn, anything else printed."""
     from IPython.display import display
 
     from ..tools.registry import ToolContext, ToolError, ToolResult

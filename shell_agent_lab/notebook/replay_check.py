@@ -8,7 +8,9 @@ stated with (``55.42`` is reproduced by ``55.416…``; ``38,988`` by ``38988.0``
 ``12.1`` or ``0.121``). Not checked: numbers the question itself contains, identifiers (``f-…``,
 ``Q3``), and small counts (integers below 10).
 
-``%agent /replay-check`` runs it on the open notebook; CI runs it on the example notebooks.
+An answer built on a tool whose result a model makes from the rows (``analyze_data``, summaries)
+has no cells to reproduce it: it is listed as not checked. ``%agent /replay-check`` runs the check
+on the open notebook; CI runs it on the example notebooks.
 """
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ __all__ = ["Mismatch", "ReplayReport", "replay_check", "check_notebook", "stated
 _NUMBER = re.compile(r"(?<![\w.\-/])(-?\d{1,3}(?:,\d{3})+(?:\.\d+)?|-?\d+(?:\.\d+)?)(\s?%)?(?![\w/]|-\d|\.\d)")
 _AGENT_LINE = re.compile(r"^\s*(?:[A-Za-z_][\w.]*\s*=\s*)?%{1,2}agent(?:_async)?(?:\s|$)")
 _SQL_NOTE = "SQL this turn ran"
+#: tools whose result a model makes from the rows it reads: an answer built on one is not checked
+MODEL_MADE = frozenset({"analyze_data", "quick_summary", "analyze_text", "suggest_analysis", "query_preview"})
+_TOOL_LINE = re.compile(r"^[✓✗⏳•] (\w+) —", re.MULTILINE)
 _TAGS = re.compile(r"<[^>]+>")
 
 
@@ -64,8 +69,9 @@ class ReplayReport:
 
     def markdown(self) -> str:
         if self.ok:
-            return (f"✓ Run All without a model reproduces all {self.checked} number"
-                    f"{'s' if self.checked != 1 else ''} the assistant stated.")
+            return "\n".join([f"✓ Run All without a model reproduces all {self.checked} number"
+                              f"{'s' if self.checked != 1 else ''} the assistant stated."]
+                             + [f"- (not counted) {n}" for n in self.notes])
         lines = [f"✗ {len(self.mismatches)} of {self.checked} stated numbers are not reproduced"
                  + (f"; {len(self.errors)} cell(s) failed" if self.errors else "") + ":"]
         lines += [f"- {m}" for m in self.mismatches] + [f"- {e}" for e in self.errors]
@@ -107,6 +113,14 @@ def _answer_text(outputs: Iterable[Any]) -> str:
             continue
         parts.append("\n".join(l for l in text.splitlines() if not re.fullmatch(r"_\d+ (?:table|chart|SQL).*_", l.strip())))
     return "\n".join(parts)
+
+
+def _tools_used(outputs: Iterable[Any]) -> list[str]:
+    """The tools an answer cell's tool lines name (``✓ query_sql — done: …``)."""
+    names: list[str] = []
+    for out in outputs:
+        names += _TOOL_LINE.findall(_text((out.get("data") or {}).get("text/plain")))
+    return names
 
 
 def stated_numbers(text: str, question: str = "") -> list[tuple[Stated, str]]:
@@ -189,7 +203,13 @@ def check_notebook(nb: Any) -> ReplayReport:
             if c["cell_type"] == "code" and not is_agent_source(_text(c["source"])):
                 produced += numbers_in(c.get("outputs") or [])
         short = " ".join(question.split())[:60]
-        for stated, sentence in stated_numbers(_answer_text(cells[index].get("outputs") or []), question):
+        outputs = cells[index].get("outputs") or []
+        made = sorted(set(_tools_used(outputs)) & MODEL_MADE)
+        if made:
+            report.notes.append(f"cell {index} ({short}): the answer comes from {', '.join(made)}, which a model "
+                                "makes from the rows it reads; its numbers are not checked")
+            continue
+        for stated, sentence in stated_numbers(_answer_text(outputs), question):
             report.checked += 1
             if not reproduces(stated, produced):
                 report.mismatches.append(Mismatch(index, short, stated.text, sentence))
@@ -233,5 +253,5 @@ def replay_check(path: str | Path, *, timeout: int = 600, data_dir: str | Path |
         if cell.cell_type == "code" and _is_question(cell.source) is not None:
             merged.cells[index] = cell
     checked = check_notebook(merged)
-    checked.errors, checked.notes = report.errors, report.notes
+    checked.errors, checked.notes = report.errors, report.notes + checked.notes
     return checked

@@ -105,7 +105,8 @@ def _fix_cmd(agent: Any, argv: list[str]) -> CommandResult:
 def _cells_cmd(agent: Any, argv: list[str]) -> CommandResult:
     cells = list(getattr(_runtime(), "last_cells", None) or [])
     if not cells:
-        raise ValueError("the last answer ran no SQL or code to write as cells (or ShellAgent.cells is \"off\")")
+        return CommandResult("cells", "The last answer ran no SQL or code, so there are no cells to write"
+                             " (or `ShellAgent.cells` is \"off\").", data=[], kind="cells")
     blocks = "\n\n".join(f"```python\n{c.source}\n```" for c in cells)
     return CommandResult("cells", f"{len(cells)} cell{'s' if len(cells) != 1 else ''} for the last answer:\n\n{blocks}",
                          data=cells, kind="cells")
@@ -163,6 +164,9 @@ def _render_cells(magics: Any, result: Any) -> None:
 
     rt = magics.runtime
     cells = list(result.data or [])
+    if not cells:
+        display(_markdown(result.text), raw=True)
+        return
     if rt.frontend().live:
         anchor = asking_cell_id(rt.shell)
         if all(rt.insert_cell(c.source, run=c.run, after_cell_id=anchor) for c in cells):

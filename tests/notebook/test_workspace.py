@@ -52,8 +52,10 @@ def test_cells_off_keeps_answers_in_the_output(shell, backend):
     backend.enqueue(call("query_sql", {"sql": SQL}), reply("EU."))
     run(shell, "r = %agent Which region leads?")[0].raise_error()
     assert shell.user_ns["r"].cells == []
-    res, _ = run(shell, "%agent /cells")
-    assert "ran no SQL or code" in str(res.error_in_exec)
+    res, cap = run(shell, "%agent /cells")
+    res.raise_error()
+    assert "ran no SQL or code" in cap.outputs[0].data["text/markdown"]
+    assert CELLS_MIME not in cap.outputs[0].data
 
 
 def test_a_failed_call_gives_no_cell(shell, backend):
