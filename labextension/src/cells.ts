@@ -5,7 +5,7 @@
  */
 import type { ICodeCellModel } from '@jupyterlab/cells';
 import { NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
-import { Commands } from './protocol.generated';
+import { Commands, NotebookCellsArgs } from './protocol.generated';
 
 /** asking cell id -> the id of the last cell inserted below it, per notebook */
 const lastBelow = new WeakMap<NotebookPanel, Map<string, string>>();
@@ -64,4 +64,63 @@ export function applyInsertCell(panel: NotebookPanel, args: Commands['insert_cel
     return 'Inserted and ran a cell below.';
   }
   return 'Inserted a cell below (not run).';
+}
+
+const TEXT_LIMIT = 4000;
+
+function cut(text: string): string {
+  return text.length > TEXT_LIMIT ? `${text.slice(0, TEXT_LIMIT - 1)}…` : text;
+}
+
+function joined(value: unknown): string {
+  return Array.isArray(value) ? value.join('') : typeof value === 'string' ? value : '';
+}
+
+/** The notebook's cells as the kernel's read_notebook tool reads them (text outputs, errors). */
+export function notebookCells(panel: NotebookPanel): NotebookCellsArgs['cells'] {
+  return panel.content.widgets.map((cell, i) => {
+    const model = cell.model;
+    let output = '';
+    let error = '';
+    if (model.type === 'code') {
+      for (const out of (model as ICodeCellModel).outputs.toJSON()) {
+        if (out.output_type === 'stream') {
+          output += joined(out.text);
+        } else if (out.output_type === 'error') {
+          error += `${String(out.ename)}: ${String(out.evalue)}`;
+        } else {
+          const data = (out.data ?? {}) as Record<string, unknown>;
+          output += joined(data['text/plain']) + '\n';
+        }
+      }
+    }
+    const kind = model.type === 'code' || model.type === 'markdown' ? model.type : 'raw';
+    return { index: i + 1, kind, source: cut(model.sharedModel.getSource()), output: cut(output.trim()), error: cut(error), id: model.id };
+  });
+}
+
+/** Send the notebook's cells to the kernel now and after edits and runs (debounced); returns a stop function. */
+export function watchNotebook(panel: NotebookPanel, send: (cells: NotebookCellsArgs['cells']) => void, delayMs = 1500): () => void {
+  let timer: number | undefined;
+  const schedule = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => {
+      if (!panel.isDisposed && panel.content.model) {
+        send(notebookCells(panel));
+      }
+    }, delayMs);
+  };
+  const onExecuted = (_: unknown, args: { notebook: unknown }) => {
+    if (args.notebook === panel.content) {
+      schedule();
+    }
+  };
+  panel.content.model?.contentChanged.connect(schedule);
+  NotebookActions.executed.connect(onExecuted);
+  schedule();
+  return () => {
+    window.clearTimeout(timer);
+    panel.content.model?.contentChanged.disconnect(schedule);
+    NotebookActions.executed.disconnect(onExecuted);
+  };
 }

@@ -8,7 +8,7 @@ import { Widget } from '@lumino/widgets';
 import { ProtocolClient, ProtocolError, payload } from './client';
 import { h, setChildren } from './dom';
 import { AgentState, CommandMessage, Commands, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
-import { applyInsertCell } from './cells';
+import { applyInsertCell, watchNotebook } from './cells';
 import { ChatTab } from './tabs/chat';
 import { DataTab } from './tabs/data';
 import { FindingsTab } from './tabs/findings';
@@ -341,6 +341,12 @@ export class SidePanel extends Widget implements TabHost {
     client.markReady();
     client.event.connect((_, ev) => this._onEvent(ev), this);
     client.command.connect((_, cmd) => this._onCommand(panel, cmd), this);
+    this._stopWatching?.();
+    this._stopWatching = watchNotebook(panel, cells => {
+      if (!stale()) {
+        client.request('notebook_cells', { cells }).catch(() => undefined); // the kernel's history serves meanwhile
+      }
+    });
     client.closed.connect(() => {
       if (!stale()) {
         this._client = null;
@@ -500,6 +506,7 @@ export class SidePanel extends Widget implements TabHost {
   private _active!: Tab;
   private _panel: NotebookPanel | null = null;
   private _client: ProtocolClient | null = null;
+  private _stopWatching: (() => void) | null = null;
   private _generation = 0;
   private _connecting = false;
   private _lastClose = 0;

@@ -19,6 +19,7 @@ import threading
 from typing import Any, Callable, Mapping
 
 from ._panel_ops import OPS as _OPS
+from . import _notebook_ops  # noqa: F401,E402 - adds the notebook_cells op
 from ._panel_wire import (PROTOCOL_VERSION, RequestError, check, event_message, json_safe, load_protocol,
                           map_exception)
 

@@ -42,12 +42,13 @@ class Failure:
 
 
 _lock = threading.Lock()
-_reader: list[Callable[[], list[NotebookCell]]] = []
+_reader: list[Callable[[], "list[NotebookCell] | None"]] = []
 _failure: list[Failure] = []
 
 
-def set_reader(reader: Callable[[], list[NotebookCell]] | None) -> None:
-    """Register (None: remove) the frontend's reader of the open notebook."""
+def set_reader(reader: Callable[[], "list[NotebookCell] | None"] | None) -> None:
+    """Register (None: remove) the frontend's reader of the open notebook (it returns None when
+    it has nothing current; the kernel's history is read then)."""
     with _lock:
         _reader[:] = [reader] if reader is not None else []
 
@@ -111,7 +112,9 @@ def notebook_text(cells: list[NotebookCell], *, last: int | None = None, cell: i
 def _handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     with _lock:
         reader = _reader[0] if _reader else None
-    cells = reader() if reader is not None else history_cells(ctx.namespace)
+    cells = reader() if reader is not None else None      # None: the frontend has nothing current
+    if cells is None:
+        reader, cells = None, history_cells(ctx.namespace)
     try:
         last = int(args["last"]) if args.get("last") not in (None, "") else None
         cell = int(args["cell"]) if args.get("cell") not in (None, "") else None

@@ -243,3 +243,22 @@ def test_a_panel_turn_inserts_its_cells_into_the_panels_notebook_and_runs_them(w
     assert [m["args"] for m in inserts] == [{"code": f"%%agent_sql\n-- shell-agent-lab: which region leads?\n{sql}",
                                              "run": True, "after_cell_id": None}]
     assert wired.runtime.last_cells[0].kind == "sql"
+
+
+def test_the_panels_notebook_cells_feed_read_notebook_while_it_is_connected(wired):
+    from shell_agent_lab.tools.read_notebook import _handler, set_reader
+    from shell_agent_lab.tools.registry import ToolContext
+
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k4"})
+    cells = [{"index": 1, "kind": "markdown", "source": "# Weekly sales", "id": "m1"},
+             {"index": 2, "kind": "code", "source": "sales.amount.sum() / 0", "output": "",
+              "error": "ZeroDivisionError: division by zero", "id": "c2"}]
+    assert wired.comm.request("notebook_cells", {"cells": cells})["result"] == {"cells": 2}
+    try:
+        text = _handler(ToolContext(session_id="s", namespace={"In": ["", "x = 1"], "Out": {}}), {}).content
+        assert "[cell 1 markdown]\n# Weekly sales" in text and "ZeroDivisionError" in text and "x = 1" not in text
+        wired.comm.close({})                                  # the panel left: the kernel's history again
+        text = _handler(ToolContext(session_id="s", namespace={"In": ["", "x = 1"], "Out": {}}), {}).content
+        assert "x = 1" in text and "Weekly sales" not in text
+    finally:
+        set_reader(None)
