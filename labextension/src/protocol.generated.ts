@@ -186,6 +186,7 @@ export type ApproveArgs = {
   request_id: string;
   approved: boolean;
   feedback?: string;
+  action?: "insert_cell";
 };
 export type ApproveResult = {
   resolved: boolean;

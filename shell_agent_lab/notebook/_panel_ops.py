@@ -145,7 +145,8 @@ def _abort(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
 def _approve(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
     request_id = args["request_id"]
     d.agent  # noqa: B018 - make sure the agent (and its approval tracking) exists
-    resolved = bool(d.runtime.resolve_approval(request_id, bool(args["approved"]), args.get("feedback", "")))
+    extra = {"action": args["action"]} if args.get("action") else {}     # "Insert only"
+    resolved = bool(d.runtime.resolve_approval(request_id, bool(args["approved"]), args.get("feedback", ""), **extra))
     if not resolved:
         raise RequestError("not_found", f"no pending approval {request_id!r}: it was already answered or timed out")
     return {"resolved": True}

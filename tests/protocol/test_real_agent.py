@@ -262,3 +262,20 @@ def test_the_panels_notebook_cells_feed_read_notebook_while_it_is_connected(wire
         assert "x = 1" in text and "Weekly sales" not in text
     finally:
         set_reader(None)
+
+
+def test_insert_only_on_the_panels_approval_card_inserts_the_code_unrun(wired):
+    code = "sales['double'] = sales.amount * 2"
+    wired.backend.enqueue(tool_call("run_python", {"code": code}), reply("It is in a new cell."))
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k5"})
+    wired.comm.request("send", {"message": "double the amounts with python"})
+    request = wired.comm.wait_event("approval_request")["data"]
+    assert request["tool_name"] == "run_python"
+    assert wired.comm.request("approve", {"request_id": request["request_id"], "approved": True,
+                                          "action": "insert_cell"})["ok"]
+    wired.comm.wait_event("turn_finished")
+    with wired.comm.cond:
+        assert wired.comm.cond.wait_for(lambda: any(m.get("command") == "insert_cell" for m in wired.comm.sent), 10)
+    insert = next(m for m in wired.comm.sent if m.get("command") == "insert_cell")
+    assert insert["args"] == {"code": code, "run": False, "after_cell_id": None}
+    assert "double" not in wired.ns                                # nothing ran

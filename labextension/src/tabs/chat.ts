@@ -355,9 +355,9 @@ export class ChatTab implements Tab {
       return;
     }
     const feedback = h('input', { class: 'sal-approval-feedback', type: 'text', placeholder: 'Feedback for the model (optional)' });
-    const answer = (approved: boolean) =>
+    const answer = (approved: boolean, insertOnly = false) =>
       guarded(this.host, async () => {
-        await this.host.request('approve', { request_id: id, approved, feedback: feedback.value });
+        await this.host.request('approve', { request_id: id, approved, feedback: feedback.value, ...(insertOnly ? { action: 'insert_cell' as const } : {}) });
         card.remove();
       });
     const preview = req.preview ?? JSON.stringify(req.arguments, null, 2);
@@ -372,6 +372,9 @@ export class ChatTab implements Tab {
         'div',
         { class: 'sal-row' },
         h('button', { class: 'sal-button sal-primary sal-approve', type: 'button', onclick: () => void answer(true) }, 'Approve'),
+        req.dialog === 'code'
+          ? h('button', { class: 'sal-button sal-insert-only', type: 'button', title: 'Do not run it now; put it in a new cell below', onclick: () => void answer(true, true) }, 'Insert only')
+          : null,
         h('button', { class: 'sal-button sal-reject', type: 'button', onclick: () => void answer(false) }, 'Reject')
       )
     );
