@@ -112,3 +112,18 @@ def test_loading_twice_is_silent(shell):
     res, cap = run(shell, "%load_ext shell_agent_lab")
     res.raise_error()
     assert cap.stdout == ""
+
+
+def test_a_chart_cell_rebuilds_the_chart_from_its_query(shell, backend):
+    _sales(shell)
+    shell.run_line_magic("config", 'ShellAgent.approval_overrides = {"query_sql": False, "create_chart": False}')
+    encoding = {"x": {"field": "region", "type": "nominal"}, "y": {"field": "total", "type": "quantitative"}}
+    backend.enqueue(call("create_chart", {"sql": SQL, "mark": "bar", "encoding": encoding}), reply("Drawn."))
+    run(shell, "r = %agent Chart the total by region")[0].raise_error()
+    (source,) = shell.user_ns["r"].cells
+    assert source.startswith("# shell-agent-lab: Chart the total by region\nfrom shell_agent_lab.notebook.cells import rerun")
+    res, cap = run(shell, source)
+    res.raise_error()
+    (bundle,) = [o.data for o in cap.outputs if any("vega" in k for k in o.data)]
+    spec = next(v for k, v in bundle.items() if "vega" in k)
+    assert sorted(r["total"] for r in spec["data"]["values"]) == [2.5, 4.75]
