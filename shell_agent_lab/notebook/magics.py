@@ -275,7 +275,15 @@ class _Turn:
             from .widgets import SqlButton
 
             sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
-        self.view.finish(reply, sql_widget=sql_widget)
+        if cells == "inserted":   # the tables, charts and SQL are in the cells below: the answer alone here
+            import dataclasses
+
+            n = len(reply.cells)
+            self.view.finish(dataclasses.replace(reply, tables=[], charts=[], sql=[]))
+            display(_markdown(f"↓ _{n} cell{'s' if n != 1 else ''} below reproduce{'' if n != 1 else 's'} this answer._"),
+                    raw=True)
+        else:
+            self.view.finish(reply, sql_widget=sql_widget)
         if cells == "off":
             for code in reply.cells:
                 if not rt.insert_cell(code):

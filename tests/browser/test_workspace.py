@@ -43,6 +43,15 @@ def test_an_answers_cells_are_inserted_in_order_under_the_asking_cell_run_and_sa
     expect(cells.nth(5)).to_contain_text("LAST CELL")            # below the inserted ones, not run
     expect(cell_output(page, 3)).to_contain_text("14.0", timeout=20_000)
     expect(cell_output(page, 4)).to_contain_text("9.0", timeout=20_000)
+    # titles are off here: the panel names the session after the notebook until it has a title
+    expect(page.locator("#sal-session-title")).to_have_text("cells")
+    # each tool step reads as what it returned, with its SQL on demand
+    step = page.locator("#sal-chat-log .sal-tool").first
+    expect(step).to_contain_text("2 rows × 2 columns: region, total")
+    step.locator(".sal-tool-sql summary").click()
+    expect(step.locator(".sal-tool-sql pre")).to_have_text(Q1)
+    expect(cell_output(page, 2)).to_contain_text("2 cells below reproduce this answer")
+    cells.nth(4).scroll_into_view_if_needed()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "workspace.png"))
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
