@@ -34,6 +34,7 @@ _SQL_NOTE = "SQL this turn ran"
 MODEL_MADE = frozenset({"analyze_data", "quick_summary", "analyze_text", "suggest_analysis", "query_preview"})
 _TOOL_LINE = re.compile(r"^[✓✗⏳•] (\w+) —", re.MULTILINE)
 _TAGS = re.compile(r"<[^>]+>")
+_BARE_FLAGS = frozenset({"--no-stream"})
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,12 @@ def _is_question(source: str) -> str | None:
         if line.lstrip().startswith("%%") or "%%agent" in line:
             rest = (rest + " " + " ".join(lines[n + 1:])).strip()
         while rest.startswith("--"):        # options before the message
-            rest = rest.split(None, 2)[2] if len(rest.split(None, 2)) > 2 else ""
+            words = rest.split(None, 1)
+            flag, rest = words[0], words[1] if len(words) > 1 else ""
+            if flag == "--":
+                break
+            if flag not in _BARE_FLAGS:         # the option's value
+                rest = rest.split(None, 1)[1] if len(rest.split(None, 1)) > 1 else ""
         return None if not rest or rest.startswith("/") else rest
     return None
 
