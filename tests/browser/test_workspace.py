@@ -112,3 +112,25 @@ def test_the_panel_inserts_only_into_the_notebook_it_is_bound_to(page, lab_serve
     page.wait_for_timeout(3000)
     expect(page.locator(".jp-NotebookPanel:visible .jp-Cell")).to_have_count(1)
     assert len(_saved(lab_server["root"], other)) == 1
+
+
+def test_fix_error_in_the_panel_then_accept_replaces_the_cell(page, lab_server):
+    name = write_notebook(lab_server["root"], "panelfix.ipynb", [
+        SCRIPTED_SETUP,
+        'backend.enqueue(reply("```python\\nweeks = sales.week.max()\\n```\\nThe column is week."))\nprint("ARMED")',
+        "weeks = sales.wek.max()",
+    ])
+    open_notebook(page, lab_server, name)
+    run_and_expect(page, 0, "SETUP-DONE")
+    run_and_expect(page, 1, "ARMED")
+    open_panel(page)
+    expect_state(page, "ready")
+    run_and_expect(page, 2, "AttributeError")
+    page.click("#sal-chat-fix")
+    expect(page.locator("#sal-chat-log .sal-msg-assistant").last).to_contain_text("The column is week.")
+    expect(page.locator("#sal-fix-actions")).to_be_visible()
+    page.click("#sal-fix-accept")
+    source = page.locator(CELLS).nth(2).locator(".jp-InputArea-editor")
+    expect(source).to_contain_text("weeks = sales.week.max()", timeout=15_000)
+    expect(cell_output(page, 2)).not_to_contain_text("AttributeError")
+    expect(page.locator("#sal-fix-actions")).to_be_hidden()
