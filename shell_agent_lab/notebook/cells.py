@@ -56,8 +56,12 @@ def question_line(message: str, limit: int = 100) -> str:
 
 
 def _python_literal(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True).replace("null", "None") \
-        .replace("true", "True").replace("false", "False")
+    """``value`` (JSON data) as Python source, keys sorted so the same call reads the same."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_python_literal(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_python_literal(v) for v in value) + "]"
+    return repr(value)
 
 
 def _rerun_code(tool: str, arguments: dict[str, Any]) -> str:

@@ -127,3 +127,16 @@ def test_a_chart_cell_rebuilds_the_chart_from_its_query(shell, backend):
     (bundle,) = [o.data for o in cap.outputs if any("vega" in k for k in o.data)]
     spec = next(v for k, v in bundle.items() if "vega" in k)
     assert sorted(r["total"] for r in spec["data"]["values"]) == [2.5, 4.75]
+
+
+def test_a_rerun_cell_keeps_the_arguments_exactly():
+    from types import SimpleNamespace
+
+    from shell_agent_lab.notebook.cells import cells_for
+
+    args = {"test": "describe", "table": "sales", "x": "amount", "where": "note IS NOT null AND ok = true"}
+    activity = SimpleNamespace(status="success", name="statistics", arguments=args, ran={})
+    (cell,) = cells_for(SimpleNamespace(tool_activity=[activity], cells=[]), "q")
+    call = cell.source.splitlines()[-1]
+    assert call.startswith("rerun('statistics', ")
+    assert eval(call[len("rerun('statistics', "):-1]) == args      # noqa: S307 - the literal the cell holds
