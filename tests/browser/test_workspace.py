@@ -134,3 +134,25 @@ def test_fix_error_in_the_panel_then_accept_replaces_the_cell(page, lab_server):
     expect(source).to_contain_text("weeks = sales.week.max()", timeout=15_000)
     expect(cell_output(page, 2)).not_to_contain_text("AttributeError")
     expect(page.locator("#sal-fix-actions")).to_be_hidden()
+
+
+def test_insert_only_on_the_panels_card_puts_the_code_in_a_cell_without_running_it(page, lab_server):
+    name = write_notebook(lab_server["root"], "insertonly.ipynb", [
+        SCRIPTED_SETUP,
+        'backend.enqueue(call("run_python", {"code": "doubled = sales.amount * 2"}), reply("It is in a cell."))\n'
+        'print("ARMED")',
+        "%agent double the amounts with python",
+    ])
+    open_notebook(page, lab_server, name)
+    run_and_expect(page, 0, "SETUP-DONE")
+    run_and_expect(page, 1, "ARMED")
+    open_panel(page)
+    expect_state(page, "ready")
+    run_cell(page, 2)
+    card = page.locator("#sal-approvals .sal-approval[data-tool='run_python']")
+    card.locator(".sal-insert-only").click()
+    expect(cell_output(page, 2)).to_contain_text("It is in a cell.", timeout=30_000)
+    cells = page.locator(CELLS)
+    expect(cells).to_have_count(4, timeout=15_000)
+    expect(cells.nth(3)).to_contain_text("doubled = sales.amount * 2")
+    expect(cells.nth(3).locator(".jp-InputPrompt")).to_have_text("[ ]:")          # inserted, not run
