@@ -77,6 +77,11 @@ def test_fix_replaces_the_failing_cell_after_accepting(page, lab_server):
     open_panel(page)
     expect_state(page, "ready")
     run_and_expect(page, 1, "KeyError")
+    # a request that reaches the kernel before the failed cell's reply is aborted (stop on error):
+    # wait for the reply (its execution count) and the kernel to go idle
+    expect(page.locator(CELLS).nth(1).locator(".jp-InputPrompt")).to_have_text("[2]:")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status === 'idle'")
+    page.wait_for_timeout(500)
     run_and_expect(page, 2, "ARMED")
     run_and_expect(page, 3, "+total = sales['amount'].sum()")
     expect(cell_output(page, 3)).to_contain_text("-total = sales['amout'].sum()")
