@@ -46,6 +46,10 @@ class ShellAgent(Configurable):
     approval_overrides = Dict(config=True,
                               help='Per-tool approval: {"query_sql": False} runs it without asking, '
                                    '{"list_tables": True} always asks.')
+    cells = Enum(("insert", "off"), default_value="insert", config=True,
+                 help='"insert": the SQL and code behind an answer become cells below the asking cell '
+                      '(in JupyterLab they are inserted and run; without a frontend they are kept in '
+                      '`r.cells` and written by `%agent /cells`). "off": answers stay in the output.')
     disabled_tools = List(Unicode(), config=True,
                           help="Tools never offered to the model.")
     auto_extract = Bool(None, allow_none=True, config=True,

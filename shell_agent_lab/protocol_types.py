@@ -66,6 +66,9 @@ __all__ = [
     'MemoryListResult',
     'MemoryPinArgs',
     'MemoryPinResult',
+    'NotebookCellsArgs',
+    'NotebookCellsArgsCellsItem',
+    'NotebookCellsResult',
     'ObjectsAttachArgs',
     'ObjectsAttachResult',
     'ObjectsAttachResultObject',
@@ -115,7 +118,7 @@ __all__ = [
 
 PROTOCOL_VERSION = 1
 COMM_TARGET = 'shell_agent_lab'
-OP_NAMES: tuple[str, ...] = ('hello', 'send', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set')
+OP_NAMES: tuple[str, ...] = ('hello', 'send', 'notebook_cells', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set')
 #: every event of the agent's bus, in the schema's order
 EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed')
 #: event name -> the keys its payload always carries
@@ -307,6 +310,23 @@ SendResult = TypedDict('SendResult', {
     'error': 'str | None',
 })
 
+NotebookCellsArgsCellsItem = TypedDict('NotebookCellsArgsCellsItem', {
+    'index': 'int',
+    'kind': "Literal['code', 'markdown', 'raw']",
+    'source': 'str',
+    'output': 'NotRequired[str]',
+    'error': 'NotRequired[str]',
+    'id': 'NotRequired[str | None]',
+})
+
+NotebookCellsArgs = TypedDict('NotebookCellsArgs', {
+    'cells': 'list[NotebookCellsArgsCellsItem]',
+})
+
+NotebookCellsResult = TypedDict('NotebookCellsResult', {
+    'cells': 'int',
+})
+
 AbortArgs: TypeAlias = 'dict[str, Any]'
 
 AbortResult = TypedDict('AbortResult', {
@@ -317,6 +337,7 @@ ApproveArgs = TypedDict('ApproveArgs', {
     'request_id': 'str',
     'approved': 'bool',
     'feedback': 'NotRequired[str]',
+    'action': "NotRequired[Literal['insert_cell']]",
 })
 
 ApproveResult = TypedDict('ApproveResult', {
@@ -609,4 +630,7 @@ ProfileChangedEvent = TypedDict('ProfileChangedEvent', {
 
 InsertCellCommand = TypedDict('InsertCellCommand', {
     'code': 'str',
+    'run': 'NotRequired[bool]',
+    'after_cell_id': 'NotRequired[str | None]',
+    'replace': 'NotRequired[bool]',
 })

@@ -2,12 +2,13 @@
  * The side panel: follows the active notebook and its kernel, shows a clear connection state,
  * and hosts the tabs once the kernel-side agent answered the handshake.
  */
-import { INotebookTracker, NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
+import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 import { ProtocolClient, ProtocolError, payload } from './client';
 import { h, setChildren } from './dom';
 import { AgentState, CommandMessage, Commands, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
+import { applyInsertCell, watchNotebook } from './cells';
 import { ChatTab } from './tabs/chat';
 import { DataTab } from './tabs/data';
 import { FindingsTab } from './tabs/findings';
@@ -64,6 +65,9 @@ function settled(kernel: Kernel.IKernelConnection): Promise<void> {
     check();
   });
 }
+/** The kernel's title for a session nobody has named yet */
+const DEFAULT_SESSION_TITLE = 'New Session';
+
 const UNREACHABLE = /unreachable|could not reach|connection|refused|did not answer|timed? ?out|name resolution/i;
 
 export class SidePanel extends Widget implements TabHost {
@@ -337,6 +341,12 @@ export class SidePanel extends Widget implements TabHost {
     client.markReady();
     client.event.connect((_, ev) => this._onEvent(ev), this);
     client.command.connect((_, cmd) => this._onCommand(panel, cmd), this);
+    this._stopWatching?.();
+    this._stopWatching = watchNotebook(panel, cells => {
+      if (!stale()) {
+        client.request('notebook_cells', { cells }).catch(() => undefined); // the kernel's history serves meanwhile
+      }
+    });
     client.closed.connect(() => {
       if (!stale()) {
         this._client = null;
@@ -447,16 +457,15 @@ export class SidePanel extends Widget implements TabHost {
   /** The kernel asks for something done to this panel's notebook. */
   private _onCommand(panel: NotebookPanel, cmd: CommandMessage): void {
     if (cmd.command === 'insert_cell' && !panel.isDisposed && panel.content.model) {
-      const args = cmd.args as unknown as Commands['insert_cell'];
-      const notebook = panel.content;
-      NotebookActions.insertBelow(notebook);
-      notebook.activeCell?.model.sharedModel.setSource(args.code);
-      this.notify('Inserted a cell below the active one.');
+      this.notify(applyInsertCell(panel, cmd.args as unknown as Commands['insert_cell']));
     }
   }
 
   private _setSession(title: string, isPrivate: boolean): void {
-    this._sessionNode.textContent = `${isPrivate ? '🔒 ' : ''}${title}`;
+    // until the session has a title of its own (never, with titles off), the notebook's name
+    const name = this._panel?.context.path.split('/').pop()?.replace(/\.ipynb$/, '');
+    const shown = title === DEFAULT_SESSION_TITLE && name ? name : title;
+    this._sessionNode.textContent = `${isPrivate ? '🔒 ' : ''}${shown}`;
     this.node.dataset.private = String(isPrivate);
   }
 
@@ -497,6 +506,7 @@ export class SidePanel extends Widget implements TabHost {
   private _active!: Tab;
   private _panel: NotebookPanel | null = null;
   private _client: ProtocolClient | null = null;
+  private _stopWatching: (() => void) | null = null;
   private _generation = 0;
   private _connecting = false;
   private _lastClose = 0;

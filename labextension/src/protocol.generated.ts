@@ -160,6 +160,21 @@ export type SendResult = {
   error: string | null;
 };
 
+/** The panel's notebook as the assistant's read_notebook tool sees it: each cell's source, text output and error (sent after edits and runs, truncated by the panel). */
+export type NotebookCellsArgs = {
+  cells: Array<{
+    index: number;
+    kind: "code" | "markdown" | "raw";
+    source: string;
+    output?: string;
+    error?: string;
+    id?: string | null;
+  }>;
+};
+export type NotebookCellsResult = {
+  cells: number;
+};
+
 /** Stop the running turn and clear the queue. */
 export type AbortArgs = { [key: string]: never };
 export type AbortResult = {
@@ -171,6 +186,7 @@ export type ApproveArgs = {
   request_id: string;
   approved: boolean;
   feedback?: string;
+  action?: "insert_cell";
 };
 export type ApproveResult = {
   resolved: boolean;
@@ -340,6 +356,7 @@ export type SettingsSetResult = Settings;
 export interface Ops {
   hello: { args: HelloArgs; result: HelloResult };
   send: { args: SendArgs; result: SendResult };
+  notebook_cells: { args: NotebookCellsArgs; result: NotebookCellsResult };
   abort: { args: AbortArgs; result: AbortResult };
   approve: { args: ApproveArgs; result: ApproveResult };
   history: { args: HistoryArgs; result: HistoryResult };
@@ -363,7 +380,7 @@ export interface Ops {
   settings_set: { args: SettingsSetArgs; result: SettingsSetResult };
 }
 export type OpName = keyof Ops;
-export const OP_NAMES: ReadonlyArray<OpName> = ["hello", "send", "abort", "approve", "history", "memory_list", "memory_pin", "memory_demote", "memory_edit", "memory_delete", "findings_list", "findings_add", "findings_pin", "findings_delete", "data_list", "sessions_list", "sessions_rename", "sessions_delete", "sessions_export", "sessions_import", "objects_attach", "settings_get", "settings_set"];
+export const OP_NAMES: ReadonlyArray<OpName> = ["hello", "send", "notebook_cells", "abort", "approve", "history", "memory_list", "memory_pin", "memory_demote", "memory_edit", "memory_delete", "findings_list", "findings_add", "findings_pin", "findings_delete", "data_list", "sessions_list", "sessions_rename", "sessions_delete", "sessions_export", "sessions_import", "objects_attach", "settings_get", "settings_set"];
 
 /** Payload (`data`) of every pushed event. */
 export interface Events {
@@ -490,6 +507,9 @@ export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_sta
 export interface Commands {
   insert_cell: {
     code: string;
+    run?: boolean;
+    after_cell_id?: string | null;
+    replace?: boolean;
   };
 }
 export type CommandName = keyof Commands;

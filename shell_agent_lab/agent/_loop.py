@@ -26,6 +26,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
+from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
 
@@ -100,8 +101,7 @@ class _Cancelled(Exception):
 
 
 def _summary(text: str) -> str:
-    line = text.strip().splitlines()[0] if text.strip() else ""
-    return line if len(line) <= _SUMMARY_CHARS else line[:_SUMMARY_CHARS - 1] + "…"
+    return result_summary(text, _SUMMARY_CHARS)
 
 
 def _tables(engine: Any) -> list[Any]:
@@ -299,6 +299,7 @@ class _Turn:
         env.store.append_record(self.sid, "tool", result.content, tool_name=call.name, tool_call_id=call.id,
                                 status=result.status)
         self._collect(result)
+        activity.ran = {k: list(v) for k, v in (result.data or {}).items() if k in ("sql", "code", "charts") and v}
         env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call.id, "name": call.name,
                                  "status": activity.status, "summary": activity.summary})
         note = self.loop_guard.record(call.name, result.status)

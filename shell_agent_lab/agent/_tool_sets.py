@@ -26,6 +26,10 @@ _ASKED_FOR: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
         (("load_data",), r"\bload\w*\b|\.(?:csv|tsv|json|jsonl|ndjson|parquet)\b|\bfile\b"),
         (("analyze_data",), r"\banaly[sz]\w*\b|\banomal\w*|\bpatterns?\b|\binsights?\b"),
         (("describe_data", "list_tables"), r"\b(?:describe|schema|columns?|what\s+(?:tables|data)|which\s+tables|tables?\b)"),
+        (("read_notebook",), r"\bnotebook\b|\bcell\s*#?\d+|\b(?:this|that|last|previous|next|first|failing|failed)\s+cells?\b|"
+                             r"\b(?:chart|cell|output|plot|table|code|graph)s?\s+(?:above|below)\b|\btraceback\b|"
+                             r"\bexception\b|\bcontinue\s+from\b|\bcells?\b.*\b(?:fails?|failing|failed|errors?)\b|"
+                             r"\b(?:fails?|failing|failed|errors?)\b.*\bcells?\b"),
         (("run_python",), r"\b(?:python|pandas|numpy|scipy|code|script|dataframe\s+method)\b"),
         (("resolve_date",), r"\b(?:today|yesterday|tomorrow|last\s+(?:week|month|quarter|year)|this\s+(?:week|month|quarter|year)|ago)\b"),
         (("save_query",), r"\bsave\b.*\btable\b|\bcreate\s+(?:a\s+)?table\b"),

@@ -32,6 +32,8 @@ class ToolActivity:
     status: str = "running"           # running | success | error | rejected
     summary: str = ""
     notice: str = ""                   # what an approval policy decided, for the user
+    #: what the call ran, for cells that reproduce it: {"sql": [...], "code": [...], "charts": [...]}
+    ran: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -98,6 +98,8 @@ class Agent:
             settings = ShellAgent()
         self.store = store
         self.registry = registry or ToolRegistry()
+        #: the last finished turn's reply
+        self.last_reply: Reply | None = None
         self.events = events or EventBus()
         self.settings = settings
         self._backends = BackendSlot(backend, backend_factory)
@@ -570,6 +572,7 @@ class Agent:
 
         self._transition(mutate)
         phase = "error" if reply.error else "completed"
+        self.last_reply = reply     # read by turn_finished subscribers (the panel's cells)
         self._publish("turn_finished", {"turn_id": turn.id, "phase": phase, "text": reply.text,
                                         "error": reply.error})
         turn.finish(reply)

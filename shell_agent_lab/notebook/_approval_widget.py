@@ -41,7 +41,7 @@ class ApprovalWidget(W.VBox):
         self.insert = None
         if request.dialog == "code":
             # code may instead become a new cell the user reads and runs themselves
-            self.insert = W.Button(description="Insert as cell", icon="plus",
+            self.insert = W.Button(description="Insert only", icon="plus",
                                    tooltip="Do not run it now; put it in a new cell below")
             self.insert.on_click(lambda _b: self.answer(True, action="insert_cell"))
             buttons.insert(1, self.insert)

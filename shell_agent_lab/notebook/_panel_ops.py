@@ -18,6 +18,7 @@ from typing import Any, Callable, Iterator, Mapping
 from .._version import __version__
 from ..agent.agent import AgentBusyError
 from ._panel_types import PanelAgent, PanelHost, PanelRuntime
+from .cells import send_turn
 from ._panel_wire import (PROTOCOL_VERSION, RequestError, entry_json, finding_json,
                           json_safe, load_protocol, map_exception, memory_id, record_json, session_json,
                           table_json)
@@ -105,7 +106,7 @@ def _send(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
 
     def run() -> None:
         try:
-            box["result"] = agent.send(message, wait=False)
+            box["result"] = send_turn(d.runtime, agent, message)   # cells go in once the turn ends
         except Exception as exc:  # reported in the response when quick, else through events
             box["error"] = exc
             log.exception("send from the side panel failed")
@@ -139,7 +140,8 @@ def _abort(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
 def _approve(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     request_id = args["request_id"]
     d.agent  # noqa: B018 - make sure the agent (and its approval tracking) exists
-    resolved = bool(d.runtime.resolve_approval(request_id, bool(args["approved"]), args.get("feedback", "")))
+    extra = {"action": args["action"]} if args.get("action") else {}     # "Insert only"
+    resolved = bool(d.runtime.resolve_approval(request_id, bool(args["approved"]), args.get("feedback", ""), **extra))
     if not resolved:
         raise RequestError("not_found", f"no pending approval {request_id!r}: it was already answered or timed out")
     return {"resolved": True}

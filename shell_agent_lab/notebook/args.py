@@ -282,6 +282,18 @@ def _parse_mcp(argv: list[str]) -> Parsed:
     return Command("mcp")
 
 
+def _parse_fix(argv: list[str]) -> Parsed:
+    if argv not in ([], ["accept"], ["insert"]):
+        raise UsageError(f"/fix takes nothing, 'accept' or 'insert'; usage: {usage('fix')}")
+    return Command("fix")
+
+
+def _parse_replay_check(argv: list[str]) -> Parsed:
+    if len(argv) > 1:
+        raise UsageError(f"/replay-check takes at most one notebook path; usage: {usage('replay-check')}")
+    return Command("replay-check")
+
+
 @dataclass(frozen=True)
 class _Spec:
     usage: str
@@ -319,6 +331,11 @@ COMMANDS: dict[str, _Spec] = {
                     "session; the next question carries them", _parse_attach),
     "objects": _Spec("/objects [delete ID …]", "list this session's attached documents, images and reports, or "
                      "delete some", _parse_objects),
+    "cells": _Spec("/cells", "write the SQL and code behind the last answer as cells below", _no_args("cells")),
+    "fix": _Spec("/fix [accept|insert]", "propose a fix for the last failed cell, shown as a difference; accept "
+                 "replaces the cell with it, insert puts it below", _parse_fix),
+    "replay-check": _Spec("/replay-check [PATH]", "re-run the notebook without a model and list the stated "
+                          "numbers no cell reproduces", _parse_replay_check),
 }
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Mapping
 
 from ._panel_ops import OPS as _OPS
 from ._panel_types import PanelAgent, PanelRuntime
+from . import _notebook_ops  # noqa: F401,E402 - adds the notebook_cells op
 from ._panel_wire import (PROTOCOL_VERSION, RequestError, check, event_message, json_safe, load_protocol,
                           map_exception)
 
@@ -191,8 +192,8 @@ class _Endpoint:
             handlers.append(self._insert_cell)
             self._handlers = handlers
 
-    def _insert_cell(self, code: str) -> bool:
-        args = {"code": str(code)}
+    def _insert_cell(self, code: str, **options: Any) -> bool:
+        args = {"code": str(code), **options}
         check("#/commands/insert_cell", args, "insert_cell")
         return self._send({"v": PROTOCOL_VERSION, "command": "insert_cell", "args": args})
 

@@ -212,6 +212,10 @@ class _Turn:
     def __init__(self, rt: Any, agent: Any, ask: A.Ask) -> None:
         self.rt, self.agent = rt, agent
         self.frontend = rt.frontend()
+        self.message = ask.message
+        from .cells import asking_cell_id
+
+        self.cell_id = asking_cell_id(rt.shell)
         self.view = TurnView(live=self.frontend.live and ask.stream is not False)
         self.done = threading.Event()
         self._box: dict[str, Any] = {}
@@ -263,15 +267,27 @@ class _Turn:
             raise IPythonUsageError("the turn did not finish after /stop; the kernel may need a restart")
         rt = self.rt
         rt.last_reply = reply
+        from .cells import deliver
+
+        cells = deliver(rt, reply, self.message, live=self.frontend.live, after_cell_id=self.cell_id)
         sql_widget = None
-        if self.frontend.live:
+        if self.frontend.live and cells != "inserted":   # the SQL did not come in as cells: offer it
             from .widgets import SqlButton
 
             sql_widget = lambda sqls: SqlButton(sqls, rt.insert_cell)  # noqa: E731
-        self.view.finish(reply, sql_widget=sql_widget)
-        for code in reply.cells:
-            if not rt.insert_cell(code):
-                rt.shell.set_next_input(code, replace=False)
+        if cells == "inserted":   # the tables, charts and SQL are in the cells below: the answer alone here
+            import dataclasses
+
+            n = len(reply.cells)
+            self.view.finish(dataclasses.replace(reply, tables=[], charts=[], sql=[]))
+            display(_markdown(f"↓ _{n} cell{'s' if n != 1 else ''} below reproduce{'' if n != 1 else 's'} this answer._"),
+                    raw=True)
+        else:
+            self.view.finish(reply, sql_widget=sql_widget)
+        if cells == "off":
+            for code in reply.cells:
+                if not rt.insert_cell(code):
+                    rt.shell.set_next_input(code, replace=False)
         return as_notebook_reply(reply, shown=True) if as_value else None
 
 
@@ -314,3 +330,12 @@ _RENDERERS: dict[str, Callable[[AgentMagics, Any], None]] = {
     "data": _render_data,
     "sql": _render_sql,
 }
+
+
+def _workspace_renderers() -> None:
+    from .workspace import RENDERERS
+
+    _RENDERERS.update(RENDERERS)
+
+
+_workspace_renderers()

@@ -82,7 +82,9 @@ class Runtime:
         self.panel_connected = False
         self.last_reply: Any = None
         #: called with SQL text to insert it as the next cell (the side panel registers one)
-        self.insert_cell_handlers: list[Callable[[str], Any]] = []
+        self.insert_cell_handlers: list[Callable[..., Any]] = []
+        #: the cells of the last answer (``%agent /cells`` writes them; see :mod:`.cells`)
+        self.last_cells: list[Any] = []
         self.approver = NotebookApprover(self.resolve_approval, make_widget=_approval_widget)
 
     # -- identity ------------------------------------------------------------------------------
@@ -165,15 +167,16 @@ class Runtime:
             return False
         return bool(agent.resolve_approval(request_id, approved, feedback, action))
 
-    def insert_cell(self, code: str) -> bool:
-        """Insert ``code`` as the next cell, through a registered frontend hook.
+    def insert_cell(self, code: str, **options: Any) -> bool:
+        """Insert ``code`` as the next cell, through a registered frontend hook (``options``:
+        ``run``, ``after_cell_id``, ``replace`` of the ``insert_cell`` panel command).
 
         The newest hook is tried first: after the panel reconnects, the previous connection's
         hook can linger until its close message is processed, and it would swallow the cell.
         """
         for handler in reversed(list(self.insert_cell_handlers)):
             try:
-                if handler(code) is not False:
+                if (handler(code, **options) if options else handler(code)) is not False:
                     return True
             except Exception:
                 log.exception("insert-cell handler failed")

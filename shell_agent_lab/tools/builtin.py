@@ -209,4 +209,6 @@ REMEMBER_FACT = ToolDescriptor(
 
 def builtin_tools() -> list[ToolDescriptor]:
     """The builtin descriptors, for registering in a :class:`ToolRegistry`."""
-    return [REMEMBER_FACT, RESOLVE_DATE]
+    from .read_notebook import read_notebook_tool
+
+    return [REMEMBER_FACT, RESOLVE_DATE, read_notebook_tool()]

@@ -152,6 +152,35 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
+#: after each question, the cell that writes the answer's cells (JupyterLab inserts and runs them
+#: by itself; run unattended, ``%agent /cells`` writes them and the runner inserts them below)
+CELLS = "%agent /cells"
+CELLS_NOTE = ("The assistant's SQL and code become cells: in JupyterLab they are inserted under the question "
+              "and run; run unattended (as here, in CI) `%agent /cells` writes them below. Each names the "
+              "question it answers, and *Run All* reproduces every number without a model "
+              "(`%agent /replay-check` checks that).")
+
+
+def _is_question(kind: str, source: str) -> bool:
+    line = source.strip().splitlines()[-1] if source.strip() else ""
+    return kind == "code" and ("%agent " in line and "%agent /" not in line)
+
+
+def _with_cells(cells: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    noted = False
+    for kind, source in cells:
+        out.append((kind, source))
+        if _is_question(kind, source):
+            if not noted:
+                out.append(("md", CELLS_NOTE))
+                noted = True
+            out.append(("code", CELLS))
+    return out
+
+
+NOTEBOOKS = {name: _with_cells(cells) for name, cells in NOTEBOOKS.items()}
+
 #: notebooks that share one data directory, in order (Global Memory flows from one to the next)
 GROUPS: list[list[str]] = [["quickstart"], ["memory_part1", "memory_part2"], ["analyze_findings"],
                            ["private_session"], ["export_import"], ["dataframe_chart"]]

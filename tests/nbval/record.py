@@ -6,7 +6,8 @@ Each group of notebooks (see ``notebooks_src.GROUPS``) runs in a fresh data dire
 order, with ``SHELL_AGENT_LAB_CASSETTE=notebooks/cassettes/<name>.json``. ``--mode record``
 (the default) asks the real model — the embedded local one unless ``--source`` gives another
 profile as JSON — and rewrites the cassette; the executed notebook, saved in place, is the
-reference nbval compares with. ``--mode replay`` re-executes from the cassettes only (to
+reference nbval compares with; the cells ``%agent /cells`` writes are inserted below it and run,
+as JupyterLab inserts an answer's cells. ``--mode replay`` re-executes from the cassettes only (to
 refresh outputs after a rendering change without asking a model).
 """
 from __future__ import annotations
@@ -19,7 +20,6 @@ import tempfile
 from pathlib import Path
 
 import nbformat
-from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -27,6 +27,8 @@ NOTEBOOKS = ROOT / "notebooks"
 sys.path.insert(0, str(HERE))
 
 from notebooks_src import GROUPS, NOTEBOOKS as SOURCES  # noqa: E402
+
+from shell_agent_lab.notebook.nbrun import execute  # noqa: E402
 
 
 def build(name: str) -> nbformat.NotebookNode:
@@ -54,8 +56,7 @@ def run_group(names: list[str], *, mode: str, source: str | None, timeout: int) 
         os.environ.update(env)
         try:
             nb = build(name)
-            NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                           resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+            execute(nb, cwd=NOTEBOOKS, timeout=timeout)     # cells written by /cells go in below and run
         finally:
             for k, v in saved.items():
                 if v is None:

@@ -225,3 +225,57 @@ def test_insert_sql_as_cell_reaches_the_connected_panel_only(wired):
     wired.comm.close({})
     assert wired.runtime.insert_cell_handlers == []
     assert wired.runtime.insert_cell("SELECT 2") is False
+
+
+def test_a_panel_turn_inserts_its_cells_into_the_panels_notebook_and_runs_them(wired):
+    sql = "SELECT region, sum(amount) AS total FROM sales GROUP BY 1 ORDER BY 1"
+    wired.runtime.agent.settings.approval_overrides = {"query_sql": False}
+    wired.backend.enqueue(tool_call("query_sql", {"sql": sql}), reply("N leads with 5.0."))
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k3"})
+    assert wired.comm.request("send", {"message": "which region leads?"})["ok"]
+    wired.comm.wait_event("turn_finished")
+    with wired.comm.cond:
+        assert wired.comm.cond.wait_for(lambda: any(m.get("command") == "insert_cell" for m in wired.comm.sent), 10)
+    inserts = [m for m in wired.comm.sent if m.get("command") == "insert_cell"]
+    for m in inserts:
+        assert_valid("#/$defs/CommandMessage", m)
+        assert_valid("#/commands/insert_cell", m["args"])
+    assert [m["args"] for m in inserts] == [{"code": f"%%agent_sql\n-- shell-agent-lab: which region leads?\n{sql}",
+                                             "run": True, "after_cell_id": None}]
+    assert wired.runtime.last_cells[0].kind == "sql"
+
+
+def test_the_panels_notebook_cells_feed_read_notebook_while_it_is_connected(wired):
+    from shell_agent_lab.tools.read_notebook import _handler, set_reader
+    from shell_agent_lab.tools.registry import ToolContext
+
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k4"})
+    cells = [{"index": 1, "kind": "markdown", "source": "# Weekly sales", "id": "m1"},
+             {"index": 2, "kind": "code", "source": "sales.amount.sum() / 0", "output": "",
+              "error": "ZeroDivisionError: division by zero", "id": "c2"}]
+    assert wired.comm.request("notebook_cells", {"cells": cells})["result"] == {"cells": 2}
+    try:
+        text = _handler(ToolContext(session_id="s", namespace={"In": ["", "x = 1"], "Out": {}}), {}).content
+        assert "[cell 1 markdown]\n# Weekly sales" in text and "ZeroDivisionError" in text and "x = 1" not in text
+        wired.comm.close({})                                  # the panel left: the kernel's history again
+        text = _handler(ToolContext(session_id="s", namespace={"In": ["", "x = 1"], "Out": {}}), {}).content
+        assert "x = 1" in text and "Weekly sales" not in text
+    finally:
+        set_reader(None)
+
+
+def test_insert_only_on_the_panels_approval_card_inserts_the_code_unrun(wired):
+    code = "sales['double'] = sales.amount * 2"
+    wired.backend.enqueue(tool_call("run_python", {"code": code}), reply("It is in a new cell."))
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k5"})
+    wired.comm.request("send", {"message": "double the amounts with python"})
+    request = wired.comm.wait_event("approval_request")["data"]
+    assert request["tool_name"] == "run_python"
+    assert wired.comm.request("approve", {"request_id": request["request_id"], "approved": True,
+                                          "action": "insert_cell"})["ok"]
+    wired.comm.wait_event("turn_finished")
+    with wired.comm.cond:
+        assert wired.comm.cond.wait_for(lambda: any(m.get("command") == "insert_cell" for m in wired.comm.sent), 10)
+    insert = next(m for m in wired.comm.sent if m.get("command") == "insert_cell")
+    assert insert["args"] == {"code": code, "run": False, "after_cell_id": None}
+    assert "double" not in wired.ns                                # nothing ran

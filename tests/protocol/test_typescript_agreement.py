@@ -56,6 +56,8 @@ EXAMPLES = {
     "objects_attach": {"filename": "notes.md", "data_base64": "aGk="},
     "settings_get": {},
     "settings_set": {"approvals": {"query_sql": "allow"}, "auto_extraction": True},
+    "notebook_cells": {"cells": [{"index": 1, "kind": "code", "source": "1/0", "output": "",
+                                  "error": "ZeroDivisionError: division by zero", "id": "c1"}]},
 }
 
 

@@ -3,6 +3,7 @@ import { payload } from '../client';
 import { h, setChildren } from '../dom';
 import { AgentState, ChatRecord, EventMessage, Events } from '../protocol.generated';
 import { Tab, TabHost, guarded } from './base';
+import { sqlOf, summarizeResult } from '../toolsummary';
 
 type ApprovalRequest = Events['approval_request'];
 
@@ -33,6 +34,17 @@ export class ChatTab implements Tab {
     });
     this._send = h('button', { class: 'sal-button sal-primary', id: 'sal-chat-send', type: 'button', onclick: () => void this.send() }, 'Send');
     this._stop = h('button', { class: 'sal-button', id: 'sal-chat-stop', type: 'button', disabled: true, onclick: () => void this.stop() }, 'Stop');
+    this._fix = h(
+      'button',
+      { class: 'sal-button', id: 'sal-chat-fix', type: 'button', title: 'Ask for a fix of the last cell that failed; you see it before it changes anything', onclick: () => void this.fix() },
+      'Fix error'
+    );
+    this._fixActions = h(
+      'div',
+      { class: 'sal-fix-actions', id: 'sal-fix-actions', hidden: true },
+      h('button', { class: 'sal-button sal-primary', id: 'sal-fix-accept', type: 'button', title: 'Replace the failing cell with the proposed one', onclick: () => void this.applyFix('accept') }, 'Accept fix'),
+      h('button', { class: 'sal-button', id: 'sal-fix-insert', type: 'button', title: 'Put the proposed cell below the failing one', onclick: () => void this.applyFix('insert') }, 'Insert below')
+    );
     this._file = h('input', { type: 'file', id: 'sal-chat-attach-file', multiple: true, hidden: true });
     this._file.addEventListener('change', () => void this.attach());
     this._attachButton = h(
@@ -48,7 +60,8 @@ export class ChatTab implements Tab {
       this._approvals,
       this._activity,
       this._attached,
-      h('div', { class: 'sal-chat-compose' }, this._input, h('div', { class: 'sal-chat-buttons' }, this._send, this._stop, this._attachButton, this._file))
+      this._fixActions,
+      h('div', { class: 'sal-chat-compose' }, this._input, h('div', { class: 'sal-chat-buttons' }, this._send, this._stop, this._attachButton, this._fix, this._file))
     );
   }
 
@@ -95,6 +108,19 @@ export class ChatTab implements Tab {
         this.host.notify(result.error || 'The message was refused.', 'error');
       }
     });
+  }
+
+  /** /fix: the assistant proposes a corrected cell (its answer shows here); then accept or insert it. */
+  async fix(): Promise<void> {
+    this._input.value = '/fix';
+    await this.send();
+    this._fixActions.hidden = false;
+  }
+
+  async applyFix(action: 'accept' | 'insert'): Promise<void> {
+    this._input.value = `/fix ${action}`;
+    await this.send();
+    this._fixActions.hidden = true;
   }
 
   /** Send the picked files' bytes to the kernel; they go with the next message. */
@@ -263,7 +289,7 @@ export class ChatTab implements Tab {
         'div',
         { class: 'sal-tool', 'data-role': 'tool', 'data-status': record.status ?? 'done' },
         h('span', { class: 'sal-tool-name' }, `⚙ ${record.tool_name ?? 'tool'}`),
-        h('span', { class: 'sal-tool-detail' }, summarize(record.content))
+        h('span', { class: 'sal-tool-detail' }, summarizeResult(record.content, 120))
       );
       return node;
     }
@@ -307,6 +333,10 @@ export class ChatTab implements Tab {
       if (args !== undefined && this.host.prefs().showToolArguments) {
         node.title = JSON.stringify(args, null, 2);
       }
+      const sql = sqlOf(args);
+      if (sql) {
+        node.append(h('details', { class: 'sal-tool-sql' }, h('summary', {}, 'SQL'), h('pre', {}, sql)));
+      }
       const turn = this._turns.get(turnId);
       if (turn) {
         turn.node.before(node);
@@ -325,9 +355,9 @@ export class ChatTab implements Tab {
       return;
     }
     const feedback = h('input', { class: 'sal-approval-feedback', type: 'text', placeholder: 'Feedback for the model (optional)' });
-    const answer = (approved: boolean) =>
+    const answer = (approved: boolean, insertOnly = false) =>
       guarded(this.host, async () => {
-        await this.host.request('approve', { request_id: id, approved, feedback: feedback.value });
+        await this.host.request('approve', { request_id: id, approved, feedback: feedback.value, ...(insertOnly ? { action: 'insert_cell' as const } : {}) });
         card.remove();
       });
     const preview = req.preview ?? JSON.stringify(req.arguments, null, 2);
@@ -342,6 +372,9 @@ export class ChatTab implements Tab {
         'div',
         { class: 'sal-row' },
         h('button', { class: 'sal-button sal-primary sal-approve', type: 'button', onclick: () => void answer(true) }, 'Approve'),
+        req.dialog === 'code'
+          ? h('button', { class: 'sal-button sal-insert-only', type: 'button', title: 'Do not run it now; put it in a new cell below', onclick: () => void answer(true, true) }, 'Insert only')
+          : null,
         h('button', { class: 'sal-button sal-reject', type: 'button', onclick: () => void answer(false) }, 'Reject')
       )
     );
@@ -360,13 +393,12 @@ export class ChatTab implements Tab {
   private _stop: HTMLButtonElement;
   private _file: HTMLInputElement;
   private _attachButton: HTMLButtonElement;
+  private _fix: HTMLButtonElement;
+  private _fixActions: HTMLElement;
   private _attached: HTMLElement;
   private _state: AgentState = 'READY';
   private _turns = new Map<string, { node: HTMLElement; text: HTMLElement }>();
   private _tools = new Map<string, { node: HTMLElement; detail: HTMLElement; progress: HTMLProgressElement }>();
 }
 
-function summarize(text: string): string {
-  const line = text.split('\n', 1)[0];
-  return line.length > 120 ? `${line.slice(0, 117)}…` : line;
-}
+

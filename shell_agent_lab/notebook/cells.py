@@ -1,0 +1,239 @@
+"""The cells behind an answer: the SQL and code a turn ran, as notebook cells that reproduce it.
+
+Every successful query becomes a ``%%agent_sql`` cell, ``run_python`` code a Python cell, a
+``statistics`` call, a chart or a loaded file a Python cell that runs the same tool again
+(:func:`rerun`). Tools whose result a model makes (``analyze_data``, summaries) have no cell.
+Each cell carries a comment line naming the question it answers (``# shell-agent-lab: …``;
+in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql`` line). With
+``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and runs them;
+without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
+(:data:`CELLS_MIME`) that a notebook driver (:mod:`.nbrun`) turns into cells below it.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+__all__ = ["AgentCell", "CELLS_MIME", "CELL_TAG", "MARK", "cells_for", "cells_bundle", "cells_in_outputs", "rerun"]
+
+log = logging.getLogger(__name__)
+
+#: the output ``%agent /cells`` writes in a headless kernel: {"cells": [{"source", "run"}]}
+CELLS_MIME = "application/vnd.shell-agent-lab.cells+json"
+#: the tag inserted cells carry (nbformat metadata ``tags``)
+CELL_TAG = "shell-agent-lab"
+#: the comment line that opens every inserted cell
+MARK = "# shell-agent-lab:"
+
+_SQL_TOOLS = frozenset({"query_sql", "query_preview", "quick_summary"})
+#: tools a cell may run again through :func:`rerun` (no model involved): analysis, charts, and
+#: loading a file (later cells query the table it makes)
+_RERUN_TOOLS = frozenset({"statistics", "create_chart", "load_data"})
+
+
+@dataclass(frozen=True)
+class AgentCell:
+    """One cell to insert. ``run`` is False for code the user chose to insert instead of running."""
+
+    kind: str            # sql | python | chart
+    source: str
+    tool: str = ""
+    run: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "source": self.source, "tool": self.tool, "run": self.run}
+
+
+def question_line(message: str, limit: int = 100) -> str:
+    """The comment line naming the question (one line, at most ``limit`` characters)."""
+    text = " ".join(str(message or "").split())
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    return f"{MARK} {text}" if text else MARK
+
+
+def _python_literal(value: Any) -> str:
+    """``value`` (JSON data) as Python source, keys sorted so the same call reads the same."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_python_literal(v)}" for k, v in sorted(value.items())) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_python_literal(v) for v in value) + "]"
+    return repr(value)
+
+
+def _rerun_code(tool: str, arguments: dict[str, Any]) -> str:
+    args = {k: v for k, v in arguments.items() if v is not None}
+    return f"from shell_agent_lab.notebook.cells import rerun\nrerun({tool!r}, {_python_literal(args)})"
+
+
+def cells_for(reply: Any, message: str) -> list[AgentCell]:
+    """The cells that reproduce ``reply``'s answer to ``message``, in the order the tools ran (pure)."""
+    head = question_line(message)
+    out: list[AgentCell] = []
+    seen: set[str] = set()
+
+    def add(kind: str, body: str, tool: str, run: bool = True) -> None:
+        # a cell magic must open its cell, so a query's comment is SQL's own, on the line below;
+        # code the user chose to insert instead of running stays exactly as it was shown
+        source = (f"%%agent_sql\n--{head[1:]}\n{body.strip()}" if kind == "sql"
+                  else f"{head}\n{body.strip()}" if run else body)
+        if body.strip() and source not in seen:
+            seen.add(source)
+            out.append(AgentCell(kind, source, tool, run))
+
+    for activity in getattr(reply, "tool_activity", None) or []:
+        if activity.status != "success":
+            continue
+        ran = getattr(activity, "ran", None) or {}
+        args = activity.arguments if isinstance(activity.arguments, dict) else {}
+        if activity.name in _SQL_TOOLS:
+            for sql in ran.get("sql") or []:
+                add("sql", sql, activity.name)
+        elif activity.name == "create_chart":
+            sqls = ran.get("sql") or [args.get("sql", "")]
+            add("chart", _rerun_code("create_chart", {**args, "sql": sqls[0]}), activity.name)
+        elif activity.name in _RERUN_TOOLS:
+            add("python", _rerun_code(activity.name, args), activity.name)
+        elif activity.name == "run_python":
+            for code in ran.get("code") or []:
+                add("python", code, activity.name)
+    for code in getattr(reply, "cells", None) or []:      # chosen "insert only" at approval: not run
+        add("python", code, "run_python", run=False)
+    return out
+
+
+def cells_bundle(cells: Iterable[AgentCell]) -> dict[str, Any]:
+    """The display bundle ``%agent /cells`` writes without a frontend."""
+    items = list(cells)
+    blocks = "\n\n".join(f"```python\n{c.source}\n```" + ("" if c.run else "\n(insert only: not run)") for c in items)
+    text = f"{len(items)} cell{'s' if len(items) != 1 else ''} for the last answer:\n\n{blocks}"
+    return {CELLS_MIME: {"cells": [c.to_json() for c in items]}, "text/markdown": text, "text/plain": text}
+
+
+def cells_in_outputs(outputs: Iterable[Any]) -> list[AgentCell]:
+    """The cells a ``%agent /cells`` output carries (for notebook drivers)."""
+    found: list[AgentCell] = []
+    for output in outputs or []:
+        data = (output.get("data") if isinstance(output, dict) else getattr(output, "data", None)) or {}
+        payload = data.get(CELLS_MIME)
+        if isinstance(payload, str):
+            payload = json.loads(payload)
+        for item in (payload or {}).get("cells") or []:
+            found.append(AgentCell(str(item.get("kind", "python")), str(item["source"]), str(item.get("tool", "")),
+                                   bool(item.get("run", True))))
+    return found
+
+
+def rerun(tool: str, arguments: dict[str, Any]) -> Any:
+    """Run an analysis tool again in this kernel and show what it returns (what an inserted
+    ``statistics``, chart or ``load_data`` cell calls): a chart is drawn, anything else printed."""
+    from IPython.display import display
+
+    from ..tools.registry import ToolContext, ToolError, ToolResult
+    from .render import chart_bundle
+    from .runtime import get_runtime
+
+    if tool not in _RERUN_TOOLS:
+        raise ValueError(f"rerun runs {', '.join(sorted(_RERUN_TOOLS))}, not {tool!r}")
+    rt = get_runtime()
+    agent = rt.agent
+    engine = agent.engine()
+    if engine is None:
+        raise RuntimeError("no analysis engine in this session" + (f" ({agent.engine_error})" if agent.engine_error else ""))
+    engine.refresh_dataframes()
+    descriptor = agent.registry.get(tool)
+    ctx = ToolContext(session_id=agent.session.id, store=agent.store, engine=engine,
+                      namespace=getattr(rt.shell, "user_ns", None), settings=agent.settings)
+    try:
+        result = descriptor.handler(ctx, dict(arguments))
+    except ToolError as exc:
+        raise RuntimeError(f"{tool}: {exc}") from None
+    if not isinstance(result, ToolResult):
+        result = ToolResult(str(result))
+    charts = (result.data or {}).get("charts") or []
+    for spec in charts:
+        display(chart_bundle(spec), raw=True)
+    if not charts:
+        print(result.content)
+    return None
+
+
+def asking_cell_id(shell: Any) -> str | None:
+    """The id of the notebook cell whose execution is running (JupyterLab sends it as
+    ``metadata.cellId`` of the execute request); None without a frontend that sends it."""
+    kernel = getattr(shell, "kernel", None)
+    if kernel is None:
+        return None
+    try:
+        parent = kernel.get_parent("shell")
+    except TypeError:  # pragma: no cover - older ipykernel
+        parent = kernel.get_parent()
+    except Exception:
+        return None
+    cell_id = ((parent or {}).get("metadata") or {}).get("cellId")
+    return str(cell_id) if cell_id else None
+
+
+def deliver(runtime: Any, reply: Any, message: str, *, live: bool, after_cell_id: str | None = None) -> str:
+    """After a turn: keep the cells of ``reply`` (``r.cells``, ``%agent /cells``) and, with a live
+    frontend, insert them under the asking cell and run them. Returns "inserted", "kept" (no
+    frontend took them) or "off" (``ShellAgent.cells`` is "off", or the turn failed: nothing done,
+    the caller keeps today's behaviour)."""
+    settings = getattr(getattr(runtime, "agent", None), "settings", None)
+    if getattr(settings, "cells", "insert") == "off" or getattr(reply, "error", None):
+        return "off"
+    cells = cells_for(reply, message)
+    runtime.last_cells = cells
+    reply.cells = [c.source for c in cells]
+    inserted = bool(cells) and live and all(runtime.insert_cell(c.source, run=c.run, after_cell_id=after_cell_id)
+                                            for c in cells)
+    if not inserted:
+        for cell in cells:   # what the user chose to insert instead of running: the next input
+            if not cell.run:
+                runtime.shell.set_next_input(cell.source, replace=False)
+    return "inserted" if inserted else "kept"
+
+
+def send_turn(runtime: Any, agent: Any, message: str) -> Any:
+    """The side panel's send: the turn starts in the background as before; when it finishes,
+    its cells go below the panel notebook's active cell."""
+    lock = threading.Lock()
+    early: dict[str | None, Any] = {}
+    mine: list[str] = []
+    unsubscribe: list[Callable[[], Any]] = []
+
+    def finished(event: Any) -> None:
+        turn_id = (getattr(event, "data", None) or {}).get("turn_id")
+        reply = getattr(agent, "last_reply", None)
+        with lock:
+            if not mine:
+                early[turn_id] = reply
+                return
+            if turn_id != mine[0]:
+                return
+        _settle(reply)
+
+    def _settle(reply: Any) -> None:
+        while unsubscribe:
+            unsubscribe.pop()()
+        if reply is not None:
+            try:
+                deliver(runtime, reply, message, live=True)
+            except Exception:
+                log.exception("could not insert the answer's cells")
+
+    unsubscribe.append(agent.events.subscribe(finished, ["turn_finished"]))
+    result = agent.send(message, wait=False)
+    turn_id = getattr(result, "turn_id", "") or ""
+    with lock:
+        done = turn_id in early
+        if turn_id and not done:
+            mine.append(turn_id)
+    if done:
+        _settle(early[turn_id])
+    elif not turn_id:
+        _settle(None)
+    return result
