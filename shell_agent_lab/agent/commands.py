@@ -212,3 +212,5 @@ register_command("data", _data, "List the tables and DataFrames the assistant ca
 register_command("sessions", _sessions, "List all sessions.")
 register_command("reset", _reset, "Start a new conversation for this notebook (the old one is kept).")
 register_command("stop", _stop, "Stop the running answer and clear the queue.")
+
+from ..engines import commands as _connection_commands  # noqa: E402,F401  (registers /connect, /disconnect)

@@ -111,7 +111,7 @@ def schema_text(engine: Any, *, max_chars: int = 8_000) -> str:
     lines = []
     for info in engine.tables():
         cols = ", ".join(f"{c} {t}" for c, t in info.columns)
-        label = "table" if info.kind == "table" else f"{info.library} DataFrame"
+        label = getattr(info, "label", "table" if info.kind == "table" else f"{info.library} DataFrame")
         lines.append(f"- {info.name} ({label}, {info.rows_text}): {cols}")
     text = "\n".join(lines) or "(no tables or DataFrames)"
     return text if len(text) <= max_chars else text[:max_chars] + "\n…"
