@@ -129,7 +129,8 @@ class SparkEngine:
                         continue
                     db = table.namespace[0] if table.namespace else (table.database or "")
                     name = table.name if db in ("", "default") else f"{db}.{table.name}"
-                    columns = [(c.name, c.dataType) for c in spark.catalog.listColumns(table.name, db or None)]
+                    qualified = f"{db}.{table.name}" if db else table.name
+                    columns = [(c.name, c.dataType) for c in spark.catalog.listColumns(qualified)]
                     out.append(RemoteTable(name, columns, rows=0, rows_exact=False))
                 return out
             except Exception as exc:
