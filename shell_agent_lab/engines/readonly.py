@@ -145,4 +145,5 @@ def check_query(tree, dialect: str, *, known: Iterable[str],
         if isinstance(node, exp.Anonymous) and node.parent is not None and isinstance(node.parent, exp.Table):
             if _function_name(node) not in _TABLE_FUNCTIONS:
                 raise EngineError(f"{_function_name(node)}() cannot be read from on a connection.")
-    return CheckedQuery(tree.sql(dialect=dialect), tuple(names))
+    # comments are dropped: a comment regenerated from a "--" line could close early and carry SQL
+    return CheckedQuery(tree.sql(dialect=dialect, comments=False), tuple(names))
