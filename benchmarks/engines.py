@@ -187,9 +187,9 @@ def fill_postgres(server, rows: int) -> None:
         conn.execute(
             "INSERT INTO orders SELECT g, (g * 7919) % 200000, 'product_' || (g * 31 % 500), "
             "(ARRAY['north','south','east','west','central'])[1 + g % 5], "
-            "(ARRAY['online','store','partner'])[1 + (g / 7) % 3], DATE '2021-01-01' + (g * 13 % 1461), "
+            "(ARRAY['online','store','partner'])[1 + (g / 7) % 3], DATE '2021-01-01' + ((g * 13) % 1461)::int, "
             "1 + g % 9, ((g * 17) % 10000) / 100.0 + 1, ((g * 11) % 40) / 100.0 "
-            f"FROM generate_series(1, {rows}) g")
+            f"FROM generate_series(1::bigint, {rows}) g")
         conn.execute("VACUUM ANALYZE orders")
         conn.execute("GRANT SELECT ON orders TO analyst")
 
