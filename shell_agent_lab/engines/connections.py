@@ -16,6 +16,8 @@ __all__ = ["Connections", "open_engine"]
 log = logging.getLogger(__name__)
 
 _CATALOG_TTL = 60.0
+#: seconds a failed listing is remembered (a connection that hangs would slow every prompt)
+_FAILURE_TTL = 15.0
 
 
 def open_engine(spec: ConnectionSpec) -> Engine:
@@ -37,6 +39,7 @@ class Connections:
         self._specs: dict[str, ConnectionSpec] = {}
         self._engines: dict[str, Engine] = {}
         self._catalogs: dict[str, tuple[float, list[RemoteTable]]] = {}
+        self._failures: dict[str, tuple[float, EngineError]] = {}
 
     def __bool__(self) -> bool:
         with self._lock:
@@ -57,6 +60,7 @@ class Connections:
             old = self._engines.pop(spec.name, None)
             self._specs[spec.name] = spec
             self._catalogs.pop(spec.name, None)
+            self._failures.pop(spec.name, None)
         _close(old)
         log.info("connection %s added: %s", spec.name, spec.redacted)
         return spec
@@ -66,6 +70,7 @@ class Connections:
             spec = self._specs.pop(name, None)
             engine = self._engines.pop(name, None)
             self._catalogs.pop(name, None)
+            self._failures.pop(name, None)
         _close(engine)
         return spec is not None
 
@@ -88,10 +93,19 @@ class Connections:
         """The tables of ``name`` (cached for a minute; ``refresh`` reads them again)."""
         with self._lock:
             cached = self._catalogs.get(name)
+            failed = self._failures.get(name)
+        if not refresh and failed is not None and self._clock() - failed[0] < _FAILURE_TTL:
+            raise failed[1]       # a server that is down is not asked again on every listing
         if cached is not None and not refresh and self._clock() - cached[0] < _CATALOG_TTL:
             return cached[1]
-        tables = self.engine(name).list_tables()
+        try:
+            tables = self.engine(name).list_tables()
+        except EngineError as exc:
+            with self._lock:
+                self._failures[name] = (self._clock(), exc)
+            raise
         with self._lock:
+            self._failures.pop(name, None)
             if name in self._specs:
                 self._catalogs[name] = (self._clock(), tables)
         return tables
@@ -111,6 +125,7 @@ class Connections:
             self._engines.clear()
             self._specs.clear()
             self._catalogs.clear()
+            self._failures.clear()
         for engine in engines:
             _close(engine)
 

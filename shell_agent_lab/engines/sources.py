@@ -135,11 +135,17 @@ class Sources:
         return _result(f"SELECT * FROM {name} LIMIT {int(limit)}", data, started, "chat")
 
     def row_count(self, name: str) -> int:
+        if self._remote_name(name) is None:
+            return self.local.row_count(name)
+        return int(self.query(f"SELECT count(*) AS n FROM {name}", path="analyze").rows[0][0])
+
+    def rows_window(self, name: str, offset: int, limit: int) -> QueryResult:
         remote = self._remote_name(name)
         if remote is None:
-            return self.local.row_count(name)
-        info = self.describe(name)
-        return info.rows
+            return self.local.rows_window(name, offset, limit)
+        raise AnalysisError(f"{name} is on a connection, and reading it row by row would pull it whole; stage "
+                            f"the rows to read first with save_query (e.g. SELECT … FROM {name} WHERE … LIMIT …, "
+                            "saved as a new table) and analyse that table.")
 
     def interrupt(self) -> None:
         self.local.interrupt()

@@ -124,3 +124,9 @@ def test_a_server_that_goes_away_mid_query_leaves_the_session_intact(src, pg_ser
     finally:
         pg_server.restart()
     assert src.query("SELECT count(*) AS n FROM pg.sales").rows == [(5_000,)]   # and the connection reopens
+
+
+def test_analyze_data_counts_on_the_server_but_never_reads_a_remote_table_row_by_row(src):
+    assert src.row_count("pg.sales") == 5_000
+    with pytest.raises(AnalysisError, match="stage the rows to read first with save_query"):
+        src.rows_window("pg.sales", 0, 100)
