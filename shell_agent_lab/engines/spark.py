@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 import threading
 import time
 from typing import Any
@@ -26,6 +27,7 @@ __all__ = ["SparkEngine"]
 log = logging.getLogger(__name__)
 
 _MAX_BYTES = 256 * 2**20
+_RETRIES = 4
 _tags = itertools.count(1)
 
 
@@ -51,10 +53,12 @@ class SparkEngine:
         except ImportError:  # pragma: no cover - the spark extra installs it
             raise EngineError("Spark connections need pyspark: pip install 'shell-agent-lab[spark]'.") from None
         try:
-            self._session = SparkSession.builder.remote(self.spec.secret_url).create()
+            session = SparkSession.builder.remote(self.spec.secret_url).create()
         except Exception as exc:
             raise EngineError(f"cannot connect to {self.spec.name} ({self.spec.redacted}): {_line(exc)}") from None
-        return self._session
+        _short_retries(session)
+        self._session = session
+        return session
 
     def close(self) -> None:
         self._closed = True
@@ -158,14 +162,31 @@ class SparkEngine:
                              cancel=None)
 
 
+def _short_retries(session: Any) -> None:
+    """Give up on an unreachable server after a few seconds (the client's default waits ten minutes)."""
+    try:
+        from pyspark.sql.connect.client.retries import DefaultPolicy
+        session.client.set_retry_policies([DefaultPolicy(max_retries=_RETRIES, max_backoff=2_000)])
+    except Exception:  # pragma: no cover - an older client keeps its own policy
+        log.debug("could not shorten the Spark Connect retries", exc_info=True)
+
+
 def _gone(exc: BaseException) -> bool:
     text = f"{type(exc).__name__} {exc}"
-    return any(k in text for k in ("UNAVAILABLE", "Connection refused", "failed to connect", "Socket closed",
-                                   "RetriesExceeded", "Connection reset"))
+    log.debug("Spark Connect error: %s", text[:2000])
+    return any(k in text for k in ("UNAVAILABLE", "CANCELLED", "RST_STREAM", "Broken pipe", "Connection refused", "failed to connect", "Socket closed",
+                                   "RetriesExceeded", "Connection reset", "stopped SparkContext",
+                                   "SparkContext was shut down", "SparkContext has been shutdown"))
 
 
 def _line(exc: BaseException) -> str:
-    text = [line for line in str(exc).strip().splitlines() if line.strip()]
+    """One line of a Spark or gRPC error (a gRPC error's ``details``, not its first line)."""
+    raw = str(exc)
+    details = re.search(r'details = "([^"]*)"', raw)
+    status = re.search(r"status = (StatusCode\.\w+)", raw)
+    if details:
+        return f"{status.group(1) + ': ' if status else ''}{details.group(1)}"[:300]
+    text = [line for line in raw.strip().splitlines() if line.strip()]
     return text[0][:300] if text else type(exc).__name__
 
 

@@ -57,3 +57,40 @@ def test_timeout_and_stop_interrupt_the_job(src):
     with pytest.raises(QueryFailedError, match="cancelled"):
         src.query(SLOW, timeout=0, cancel=cancel)
     assert src.query("SELECT count(*) AS n FROM spark.events").rows == [(2_000,)]
+
+
+def test_a_server_that_goes_away_mid_query_leaves_the_session_intact(tmp_path):
+    """A server of its own (the shared one stays up for the other tests)."""
+    from .servers import SparkServer
+
+    server = SparkServer().start()
+    try:
+        client = server.client()
+        client.range(0, 500).selectExpr("id").write.saveAsTable("ticks")
+        client.stop()
+        s = sources(tmp_path, {}, spark=server.url)
+        try:
+            assert s.query("SELECT count(*) AS n FROM spark.ticks").rows == [(500,)]
+            failure: list[BaseException] = []
+
+            def slow() -> None:
+                try:
+                    s.query("SELECT count(*) FROM spark.ticks a, spark.ticks b, spark.ticks c, spark.ticks d",
+                            timeout=0)
+                except BaseException as exc:   # noqa: BLE001 - the test inspects it
+                    failure.append(exc)
+
+            worker = threading.Thread(target=slow)
+            worker.start()
+            time.sleep(2.0)
+            server.proc.kill()
+            started = time.monotonic()
+            worker.join(60)
+            assert not worker.is_alive() and time.monotonic() - started < 40
+            assert failure and "went away" in str(failure[0]) and "intact" in str(failure[0]), repr(failure)
+            s.local.store_arrow("still_here", __import__("pyarrow").table({"a": [1]}))
+            assert s.query("SELECT count(*) FROM still_here").rows == [(1,)]     # the session answers
+        finally:
+            close(s)
+    finally:
+        server.cleanup()
