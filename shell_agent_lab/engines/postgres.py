@@ -19,7 +19,7 @@ import pyarrow as pa
 from ..analysis.errors import QueryFailedError, QueryTimeoutError, RowCapError
 from . import _arrow
 from .base import Dialect, EngineError, RemoteTable
-from .urls import ConnectionSpec
+from .urls import ConnectionSpec, redact
 
 __all__ = ["PostgresEngine"]
 
@@ -64,7 +64,7 @@ class PostgresEngine:
                                          options="-c default_transaction_read_only=on",
                                          application_name="shell-agent-lab")
         except psycopg.Error as exc:
-            raise EngineError(f"cannot connect to {self.spec.name} ({self.spec.redacted}): {_line(exc)}") from None
+            raise EngineError(f"cannot connect to {self.spec.name} ({self.spec.redacted}): {self.spec.scrub(_line(exc))}") from None
         return self._conn
 
     def close(self) -> None:
@@ -124,11 +124,11 @@ class PostgresEngine:
             except psycopg.OperationalError as exc:
                 if conn.broken or conn.closed:
                     self._conn = None
-                    raise EngineError(f"the PostgreSQL server of {self.spec.name} went away ({_line(exc)}); the "
+                    raise EngineError(f"the PostgreSQL server of {self.spec.name} went away ({self.spec.scrub(_line(exc))}); the "
                                       "session is intact: ask again, or /connect it again.") from None
-                raise QueryFailedError(f"query failed on {self.spec.name}: {_line(exc)}") from None
+                raise QueryFailedError(f"query failed on {self.spec.name}: {self.spec.scrub(_line(exc))}") from None
             except psycopg.Error as exc:
-                raise QueryFailedError(f"query failed on {self.spec.name}: {_line(exc)}") from None
+                raise QueryFailedError(f"query failed on {self.spec.name}: {self.spec.scrub(_line(exc))}") from None
             finally:
                 done.set()
                 if watcher is not None:
@@ -182,7 +182,7 @@ def _type_name(conn: Any, oid: int) -> str:
 
 
 def _line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
+    text = redact(str(exc)).strip().splitlines()
     return text[0][:300] if text else type(exc).__name__
 
 

@@ -20,7 +20,7 @@ import pyarrow as pa
 from ..analysis.errors import QueryFailedError, QueryTimeoutError, RowCapError
 from . import _arrow
 from .base import Dialect, EngineError, RemoteTable
-from .urls import ConnectionSpec
+from .urls import ConnectionSpec, redact
 
 __all__ = ["SparkEngine"]
 
@@ -55,7 +55,7 @@ class SparkEngine:
         try:
             session = SparkSession.builder.remote(self.spec.secret_url).create()
         except Exception as exc:
-            raise EngineError(f"cannot connect to {self.spec.name} ({self.spec.redacted}): {_line(exc)}") from None
+            raise EngineError(f"cannot connect to {self.spec.name} ({self.spec.redacted}): {self.spec.scrub(_line(exc))}") from None
         _short_retries(session)
         self._session = session
         return session
@@ -98,9 +98,9 @@ class SparkEngine:
                     raise QueryFailedError("query cancelled.") from None
                 if _gone(exc):
                     self._session = None
-                    raise EngineError(f"the Spark Connect server of {self.spec.name} went away ({_line(exc)}); "
+                    raise EngineError(f"the Spark Connect server of {self.spec.name} went away ({self.spec.scrub(_line(exc))}); "
                                       "the session is intact: ask again, or /connect it again.") from None
-                raise QueryFailedError(f"query failed on {self.spec.name}: {_line(exc)}") from None
+                raise QueryFailedError(f"query failed on {self.spec.name}: {self.spec.scrub(_line(exc))}") from None
             finally:
                 done.set()
                 self._tag = None
@@ -140,7 +140,7 @@ class SparkEngine:
             except Exception as exc:
                 if _gone(exc):
                     self._session = None
-                raise EngineError(f"cannot list the tables of {self.spec.name}: {_line(exc)}") from None
+                raise EngineError(f"cannot list the tables of {self.spec.name}: {self.spec.scrub(_line(exc))}") from None
 
     def describe(self, table: str) -> RemoteTable:
         found = {t.name.lower(): t for t in self.list_tables()}
@@ -181,7 +181,7 @@ def _gone(exc: BaseException) -> bool:
 
 def _line(exc: BaseException) -> str:
     """One line of a Spark or gRPC error (a gRPC error's ``details``, not its first line)."""
-    raw = str(exc)
+    raw = redact(str(exc))
     details = re.search(r'details = "([^"]*)"', raw)
     status = re.search(r"status = (StatusCode\.\w+)", raw)
     if details:

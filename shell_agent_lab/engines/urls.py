@@ -37,6 +37,25 @@ class ConnectionSpec:
     def __repr__(self) -> str:     # never the secret
         return f"ConnectionSpec(name={self.name!r}, kind={self.kind!r}, url={self.redacted!r})"
 
+    def scrub(self, text: str) -> str:
+        """``text`` (a driver's message, say) with this connection's secret and any URL's redacted."""
+        text = redact(text)
+        for secret in _secrets(self.secret_url):
+            if len(secret) >= 4:
+                text = text.replace(secret, "***")
+        return text
+
+
+def _secrets(url: str) -> list[str]:
+    found = [m.group(1) for m in re.finditer(r";\s*token\s*=([^;]*)", url, re.IGNORECASE)]
+    try:
+        password = urlsplit(url.split(";", 1)[0]).password
+    except ValueError:
+        password = None
+    if password:
+        found += [password, unquote(password)]
+    return found
+
 
 def check_name(name: object) -> str:
     if not isinstance(name, str) or not _NAME.match(name) or name in _RESERVED:

@@ -66,3 +66,11 @@ def test_what_is_sent_is_regenerated_from_the_checked_tree():
 def test_a_comment_cannot_smuggle_a_statement():
     sql = "SELECT * FROM sales -- */ ; DROP TABLE sales; /*\n"
     assert check_query(parse_one(sql, "postgres"), "postgres", known={"sales"}).sql == "SELECT * FROM sales"
+
+
+def test_a_driver_message_is_scrubbed_of_the_secret():
+    spec = parse_url("pg", "postgresql://u:p%40ssw0rd@h/db", env={})
+    assert spec.scrub("auth failed for p@ssw0rd at postgresql://u:p%40ssw0rd@h/db") == \
+        "auth failed for *** at postgresql://u:***@h/db"
+    spark = parse_url("sp", "sc://h:1/;token=t0k3n-abc", env={})
+    assert spark.scrub("bad token t0k3n-abc") == "bad token ***"
