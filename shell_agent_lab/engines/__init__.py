@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from .base import Engine, EngineError, RemoteTable
 from .connections import Connections
+from .local import LocalEngine
 from .sources import Sources
 from .urls import ConnectionSpec, parse_url, redact
 
-__all__ = ["Engine", "EngineError", "RemoteTable", "Connections", "Sources", "ConnectionSpec", "parse_url",
-           "redact"]
+__all__ = ["Engine", "EngineError", "RemoteTable", "Connections", "LocalEngine", "Sources", "ConnectionSpec",
+           "parse_url", "redact"]
