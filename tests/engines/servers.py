@@ -44,6 +44,8 @@ class PostgresServer:
     super_password: str = "Sup3r-s3cret-pw"
     analyst_password: str = "An4lyst-s3cret-pw"
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="sal-pg-")))
+    #: more server settings, e.g. "-c shared_buffers=2GB -c jit=off"
+    options: str = ""
     _proc_user: str | None = None
 
     def __post_init__(self) -> None:
@@ -76,8 +78,8 @@ class PostgresServer:
                   "-A", "scram-sha-256", "--no-sync", "-E", "UTF8", "--locale", "C")
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"), "-w",
                   "-t", "60", "-o", f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
-                  "-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c shared_buffers=64MB",
-                  "start")
+                  "-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c shared_buffers=64MB "
+                  + self.options, "start")
         return self
 
     def stop(self, mode: str = "fast") -> None:
@@ -106,6 +108,7 @@ class SparkServer:
 
     port: int = field(default_factory=free_port)
     token: str = "sp4rk-t0ken-s3cret"
+    driver_memory: str = "1g"
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="sal-spark-")))
     proc: subprocess.Popen | None = None
 
@@ -122,7 +125,7 @@ class SparkServer:
         env.pop("SPARK_REMOTE", None)
         self.log = open(self.root / "server.log", "w")
         self.proc = subprocess.Popen([sys.executable, str(HERE / "spark_server.py"), str(self.port),
-                                      str(self.warehouse)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      str(self.warehouse), self.driver_memory], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=self.log, env=env, text=True, cwd=self.root)
         deadline = time.monotonic() + timeout
         line = self.proc.stdout.readline() if self.proc.stdout else ""
