@@ -213,4 +213,4 @@ register_command("sessions", _sessions, "List all sessions.")
 register_command("reset", _reset, "Start a new conversation for this notebook (the old one is kept).")
 register_command("stop", _stop, "Stop the running answer and clear the queue.")
 
-from ..engines import commands as _connection_commands  # noqa: E402,F401  (registers /connect, /disconnect)
+from . import connection_commands as _connection_commands  # noqa: E402,F401  (registers /connect, /disconnect)

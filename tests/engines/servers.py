@@ -121,8 +121,11 @@ class SparkServer:
         return self.root / "warehouse"
 
     def start(self, timeout: float = 180) -> "SparkServer":
-        env = dict(os.environ, SPARK_CONNECT_AUTHENTICATE_TOKEN=self.token)
-        env.pop("SPARK_REMOTE", None)
+        # a Spark Connect client in this process marks the environment as "connect mode"; the
+        # server is classic PySpark, so those marks stay out of its environment
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("SPARK_REMOTE", "SPARK_LOCAL_REMOTE", "SPARK_CONNECT_MODE_ENABLED", "MASTER")}
+        env["SPARK_CONNECT_AUTHENTICATE_TOKEN"] = self.token
         self.log = open(self.root / "server.log", "w")
         self.proc = subprocess.Popen([sys.executable, str(HERE / "spark_server.py"), str(self.port),
                                       str(self.warehouse), self.driver_memory], stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..agent.commands import CommandResult, register_command
-from .base import EngineError
+from ..engines import EngineError
+from .commands import CommandResult, register_command
 
 __all__ = ["connect_command", "disconnect_command", "listing"]
 
