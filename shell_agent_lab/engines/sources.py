@@ -172,6 +172,8 @@ class Sources:
                 error = exc
         if tree is None:
             assert error is not None
+            if not any(re.search(rf"\b(FROM|JOIN)\s+{re.escape(n)}\s*\.", sql, re.IGNORECASE) for n in mentioned):
+                return None      # the name was in a string or a column (a local query in DuckDB's SQL)
             raise error
         sources: dict[str, list[str]] = {}
         for table in table_refs(tree):

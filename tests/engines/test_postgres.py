@@ -130,3 +130,10 @@ def test_analyze_data_counts_on_the_server_but_never_reads_a_remote_table_row_by
     assert src.row_count("pg.sales") == 5_000
     with pytest.raises(AnalysisError, match="stage the rows to read first with save_query"):
         src.rows_window("pg.sales", 0, 100)
+
+
+def test_a_local_query_that_only_mentions_the_name_stays_local(src):
+    result = src.query("SELECT region FROM targets WHERE region NOT LIKE '%pg.x%' GROUP BY ALL ORDER BY ALL")
+    assert [r[0] for r in result.rows] == ["east", "north", "south", "west"]
+    with pytest.raises(EngineError, match="PostgreSQL"):
+        src.query("SELECT region FROM pg.sales GROUP BY ALL QUALIFY 1 = 1 ~~ !!")
