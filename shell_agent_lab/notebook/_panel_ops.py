@@ -269,7 +269,11 @@ def _data_list(d: "Dispatcher", args: dict[str, Any]) -> dict[str, Any]:
     refresh = getattr(engine, "refresh_dataframes", None)
     if refresh is not None:
         refresh()
-    return {"tables": [table_json(t) for t in engine.tables()]}
+    result: dict[str, Any] = {"tables": [table_json(t) for t in engine.tables()]}
+    if getattr(d.agent, "connections", None):     # redacted URLs only; the secret stays in the kernel
+        from ..agent.connection_commands import listing
+        result["connections"] = listing(d.agent)
+    return result
 
 
 @_op("sessions_list")

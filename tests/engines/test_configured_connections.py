@@ -51,3 +51,17 @@ def test_a_bad_connection_is_refused_with_one_line_and_not_kept(agent):
     assert result.error.startswith("/connect: cannot connect to nope (postgresql://analyst:***@127.0.0.1:1/none)")
     assert "nope" not in agent.connections.names()
     assert "/connect:" in run_command(agent, "/connect x ftp://h/y").error
+
+
+def test_the_panel_data_list_shows_connections_redacted_and_valid(agent, pg_server):
+    from types import SimpleNamespace
+
+    from protocol.conftest import assert_valid
+    from shell_agent_lab.notebook._panel_ops import _data_list
+
+    result = _data_list(SimpleNamespace(agent=agent), {})
+    assert_valid("#/ops/data_list/result", result)
+    assert result["connections"][0]["name"] == "pg" and "sales" in result["connections"][0]["tables"]
+    assert "***" in result["connections"][0]["url"] and pg_server.analyst_password not in str(result)
+    assert {"name": "pg.sales", "kind": "table"}.items() <= next(t for t in result["tables"]
+                                                                 if t["name"] == "pg.sales").items()
