@@ -137,3 +137,16 @@ def test_a_local_query_that_only_mentions_the_name_stays_local(src):
     assert [r[0] for r in result.rows] == ["east", "north", "south", "west"]
     with pytest.raises(EngineError, match="PostgreSQL"):
         src.query("SELECT region FROM pg.sales GROUP BY ALL QUALIFY 1 = 1 ~~ !!")
+
+
+def test_the_password_can_come_from_a_pgpass_file(tmp_path, pg_server, monkeypatch):
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(f"127.0.0.1:{pg_server.port}:warehouse:analyst:{pg_server.analyst_password}\n")
+    passfile.chmod(0o600)
+    monkeypatch.setenv("PGPASSFILE", str(passfile))
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    s = sources(tmp_path, pg=pg_server.url())          # no password in the URL
+    try:
+        assert s.query("SELECT count(*) AS n FROM pg.sales").rows == [(5_000,)]
+    finally:
+        close(s)
