@@ -134,7 +134,9 @@ class SparkServer:
         line = self.proc.stdout.readline() if self.proc.stdout else ""
         if line.strip() != "ready" or time.monotonic() > deadline:
             self.stop()
-            raise RuntimeError(f"the Spark Connect server did not start; see {self.root / 'server.log'}")
+            log = (self.root / "server.log").read_text(errors="replace")[-3000:]
+            shutil.rmtree(self.root, ignore_errors=True)
+            raise RuntimeError(f"the Spark Connect server did not start:\n{log}")
         return self
 
     def client(self):
