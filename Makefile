@@ -55,12 +55,19 @@ $(LOCAL_STAMP): $(STAMP) $(LAB_BUILD)
 
 setup-local: $(LOCAL_STAMP)
 
-# Debian's Chromium for the browser tests (no browser download at run time)
+# Debian's Chromium for the browser tests (no browser download at run time); PostgreSQL's server
+# and Java 17 for the engine tests (a throw-away cluster and a local Spark Connect server)
 system-deps:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = "0" ]; then \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	  else echo "Chromium is needed for the browser tests: sudo apt-get install chromium chromium-driver"; exit 1; fi; \
+	fi
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v java >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      postgresql openjdk-17-jre-headless >/dev/null; \
+	  else echo "PostgreSQL and Java 17 are needed for the engine tests: sudo apt-get install postgresql openjdk-17-jre-headless"; exit 1; fi; \
 	fi
 
 ## the main job: JupyterLab on the quickstart notebook, offline, with the embedded model

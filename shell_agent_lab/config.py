@@ -23,7 +23,7 @@ _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _PROFILE_KEYS = frozenset({"backend", "model", "endpoint", "base_url", "api_key_env", "options",
                            "project", "location", "auto_extract", "auto_title",
                            "max_context_tokens", "output_reserve", "timeout", "max_warm_tokens",
-                           "max_tool_result_tokens", "mcp_servers"})
+                           "max_tool_result_tokens", "mcp_servers", "connections"})
 
 
 class ShellAgent(Configurable):
@@ -77,6 +77,11 @@ class ShellAgent(Configurable):
     mcp_servers = Dict(config=True,
                        help='stdio MCP servers: {"files": {"command": "npx", "args": [...], "env": {...}, '
                             '"timeout": 30}}; a profile may add its own under "mcp_servers".')
+    connections = Dict(config=True,
+                       help='Named read-only connections: {"pg": "postgresql://analyst@db:5432/sales", '
+                            '"spark": "sc://cluster:15002"}; secrets from ${ENV} references in the URL, '
+                            'SHELL_AGENT_LAB_SECRET_<NAME>, or ~/.pgpass; a profile may add its own under '
+                            '"connections".')
     max_context_tokens = Int(None, allow_none=True, config=True,
                              help="Context budget in tokens; None uses the backend's default.")
     run_python_timeout = Float(120.0, allow_none=True, config=True,

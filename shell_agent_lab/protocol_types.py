@@ -30,6 +30,7 @@ __all__ = [
     'ChatRecord',
     'Column',
     'CommandMessage',
+    'Connection',
     'DataListArgs',
     'DataListResult',
     'DataUpdatedEvent',
@@ -150,6 +151,14 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
 }
 COMMAND_NAMES: tuple[str, ...] = ('insert_cell',)
 
+
+Connection = TypedDict('Connection', {
+    'name': 'str',
+    'kind': "Literal['postgresql', 'spark']",
+    'url': 'str',
+    'tables': 'NotRequired[list[str]]',
+    'error': 'NotRequired[str]',
+})
 
 Id: TypeAlias = 'str | int'
 
@@ -431,6 +440,7 @@ DataListArgs: TypeAlias = 'dict[str, Any]'
 
 DataListResult = TypedDict('DataListResult', {
     'tables': 'list[Table]',
+    'connections': 'NotRequired[list[Connection]]',
 })
 
 SessionsListArgs: TypeAlias = 'dict[str, Any]'

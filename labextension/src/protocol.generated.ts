@@ -5,6 +5,14 @@
 export const PROTOCOL_VERSION = 1;
 export const COMM_TARGET = "shell_agent_lab";
 
+export type Connection = {
+  name: string;
+  kind: "postgresql" | "spark";
+  url: string;
+  tables?: Array<string>;
+  error?: string;
+};
+
 export type Id = string | number;
 
 export type Timestamp = string | null;
@@ -275,10 +283,11 @@ export type FindingsDeleteArgs = {
 };
 export type FindingsDeleteResult = Deleted;
 
-/** Loaded tables and live DataFrames of the session. */
+/** Loaded tables and live DataFrames of the session, and its read-only connections (their tables are among the tables, named connection.table). */
 export type DataListArgs = { [key: string]: never };
 export type DataListResult = {
   tables: Array<Table>;
+  connections?: Array<Connection>;
 };
 
 /** All sessions on disk, newest first. */

@@ -104,6 +104,10 @@ class Agent:
         self.settings = settings
         self._backends = BackendSlot(backend, backend_factory)
         self._engines = EngineSlot(engine_factory)
+        from ..engines import Connections
+        self.connections = Connections()
+        self._configured: dict[str, str] = {}      # connection name -> URL taken from the settings
+        self._sources: tuple[Any, Any] = (None, None)
         self._namespace = namespace
         self._clock = clock
         self._builder = builder if builder is not None else _context.make_builder(store)
@@ -328,8 +332,51 @@ class Agent:
         return fresh
 
     def engine(self) -> Any:
-        """The current session's analysis engine (opened on first use; None without a factory)."""
-        return self._engines.get(self.session)
+        """The current session's analysis engine (opened on first use; None without a factory),
+        with the session's connections beside it when there are any."""
+        session = self.session
+        return self._with_connections(self._engines.get(session), session)
+
+    def connect(self, name: str, url: str) -> Any:
+        """Add (or replace) the read-only connection ``name``; returns its spec (redacted URL)."""
+        spec = self.connections.add(name, url)
+        self._record_connection(self.session, spec.name)
+        return spec
+
+    def disconnect(self, name: str) -> bool:
+        return self.connections.remove(name)
+
+    def _record_connection(self, session: Any, name: str) -> None:
+        from ..engines.usage import record_use
+        try:
+            record_use(self.store.session_dir(session.id), name)
+        except Exception:
+            log.debug("recording the connection name failed", exc_info=True)
+
+    def _with_connections(self, engine: Any, session: Any) -> Any:
+        """``engine`` behind :class:`~shell_agent_lab.engines.Sources` when connections exist."""
+        self._sync_connections(session)
+        if engine is None or not self.connections:
+            return engine
+        held, sources = self._sources
+        if held is not engine or sources is None:
+            from ..engines import Sources
+            sources = Sources(engine, self.connections, on_use=lambda n: self._record_connection(session, n))
+            self._sources = (engine, sources)
+        return sources
+
+    def _sync_connections(self, session: Any) -> None:
+        """Add the connections the settings and the session's profile name (once per URL)."""
+        wanted = dict(getattr(self.settings, "connections", None) or {})
+        wanted.update(self._profile_dict(session).get("connections") or {})
+        for name, url in wanted.items():
+            if self._configured.get(name) == url:
+                continue
+            self._configured[name] = url
+            try:
+                self.connections.add(name, url)
+            except Exception as exc:   # a bad entry is reported by /connect, not fatal
+                log.warning("connection %s from the settings is not usable: %s", name, exc)
 
     @property
     def engine_error(self) -> str | None:
@@ -388,6 +435,7 @@ class Agent:
         self.abort()
         self.wait_idle(timeout=10)
         self._engines.close()
+        self.connections.close()
         self._backends.close()
         self._mark_open(None)
 
@@ -628,7 +676,7 @@ class Agent:
         settings = self.settings
         self.gate.overrides = settings.approval_overrides
         self.gate.policy = settings.approval_policy
-        engine = self._engines.get(session)
+        engine = self._with_connections(self._engines.get(session), session)
         namespace = None
         if self._namespace is not None:
             try:

@@ -798,6 +798,27 @@ class AnalysisEngine(BackgroundStores):
                 self.set_description(name, description)
             return self._table_info(name)
 
+    def store_arrow(self, name: str, table: pa.Table, *, description: str | None = None) -> TableInfo:
+        """Store an Arrow table (a result fetched from another engine) as table ``name``,
+        replacing a loaded table of that name; a live DataFrame's name is refused."""
+        with self._lock:
+            self._check_open()
+            self._known()
+            name = self._check_new_name(name)
+            if name.lower() in {k.lower() for k in self._jobs}:
+                raise TableNameError(f"{name!r} is still being loaded; choose another name.")
+            staged = f"{_INTERNAL}arrow_{threading.get_ident()}"
+            self._conn.register(staged, table)
+            try:
+                self._conn.execute(f"CREATE OR REPLACE TABLE {quote_ident(name)} AS SELECT * FROM {quote_ident(staged)}")
+            except duckdb.Error as exc:
+                raise QueryFailedError(f"could not store {name!r}: {_first_line(exc)}") from exc
+            finally:
+                self._conn.unregister(staged)
+            if description:
+                self.set_description(name, description)
+            return self._table_info(name)
+
     def drop_all(self) -> list[str]:
         """Drop every loaded table (live DataFrames are untouched); return the dropped names."""
         with self._lock:

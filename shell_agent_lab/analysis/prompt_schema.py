@@ -35,6 +35,8 @@ def _profile(engine: Any, name: str) -> dict[str, dict[str, Any]]:
 
 
 def _kind(info: Any) -> str:
+    if info.kind == "remote":      # a connection's table says its SQL dialect
+        return info.label
     return "table" if info.kind == "table" else f"{info.library} DataFrame"
 
 

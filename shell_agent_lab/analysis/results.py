@@ -31,7 +31,7 @@ def quote_ident(name: str) -> str:
 @dataclass
 class TableInfo:
     name: str
-    kind: Literal["table", "dataframe"]
+    kind: Literal["table", "dataframe", "remote"]
     rows: int
     columns: list[tuple[str, str]]
     description: str = ""
@@ -66,6 +66,8 @@ class QueryResult:
     path: str = "chat"
     #: corrections made to the statement before it ran (see :mod:`.sql_repair`), one line each
     repairs: list[str] = field(default_factory=list)
+    #: where a result pushed down to a connection is kept, for the model (empty for local queries)
+    note: str = ""
 
     @property
     def row_count(self) -> int:

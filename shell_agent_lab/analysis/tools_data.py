@@ -29,6 +29,8 @@ def _result_text(ctx: ToolContext, result: QueryResult) -> str:
     if result.row_count > MAX_RESULT_ROWS:
         text += (f"\n(Only the first {MAX_RESULT_ROWS} of {result.row_count:,} rows are shown: compute "
                  "the answer in SQL — count, avg, sum, GROUP BY, ORDER BY … LIMIT — rather than reading rows.)")
+    if result.note:   # a result pushed down to a connection says where it is kept
+        text += "\n" + result.note
     if result.repairs:
         text = (f"(The SQL was corrected before it ran: {'; '.join(result.repairs)}. It ran as:\n"
                 f"{result.sql})\n\n{text}")
@@ -47,7 +49,7 @@ def _list_tables(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
                           "pandas/polars/pyarrow DataFrame in the notebook.")
     lines = []
     for info in infos:
-        kind = "table" if info.kind == "table" else f"DataFrame ({info.library})"
+        kind = "table" if info.kind == "table" else getattr(info, "label", f"DataFrame ({info.library})")
         cols = ", ".join(f"{c} {t}" for c, t in info.columns[:60])
         more = f", … {len(info.columns) - 60} more" if len(info.columns) > 60 else ""
         desc = f" — {info.description}" if info.description else ""
@@ -67,7 +69,8 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         engine.set_description(name, text_arg(args, "set_description", max_chars=4000))
         _changed(ctx)
     info = engine.describe(name)
-    lines = [f"{info.name}: {'table' if info.kind == 'table' else info.library + ' DataFrame'}, "
+    kind = getattr(info, "label", "table" if info.kind == "table" else info.library + " DataFrame")
+    lines = [f"{info.name}: {kind}, "
              f"{info.rows_text}, {len(info.columns)} columns"]
     if info.description:
         lines.append(f"description: {info.description}")

@@ -125,7 +125,9 @@ def export_session(store: Any, session_id: str, dest: Path | str | None = None, 
          "created_at": _sections.to_jsonable(m.created_at)}
         for m in metas
     ]
-    manifest = _sections.build_manifest(session=session, exported_at=when, app_version=__version__)
+    from ..engines.usage import used_names
+    manifest = _sections.build_manifest(session=session, exported_at=when, app_version=__version__,
+                                        connections=used_names(Path(store.session_dir(session_id))))
 
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
     os.close(fd)

@@ -102,8 +102,10 @@ def parse_time(value: str | None, where: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
 
 
-def build_manifest(*, session: Any, exported_at: datetime, app_version: str) -> dict[str, Any]:
-    """The manifest for ``session`` (a store ``Session``)."""
+def build_manifest(*, session: Any, exported_at: datetime, app_version: str,
+                   connections: list[str] | None = None) -> dict[str, Any]:
+    """The manifest for ``session`` (a store ``Session``); ``connections``: the names (never the
+    URLs) of the connections the session used."""
     return {
         "kind": _layout.BUNDLE_KIND,
         "schema_version": _layout.SCHEMA_VERSION,
@@ -116,6 +118,7 @@ def build_manifest(*, session: Any, exported_at: datetime, app_version: str) -> 
             "profile": session.profile,
             "notebook_path": session.notebook_path,
         },
+        "connections": list(connections or []),
     }
 
 

@@ -262,7 +262,11 @@ def _data_list(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     if engine is None:
         return {"tables": []}
     engine.refresh_dataframes()
-    return {"tables": [table_json(t) for t in engine.tables()]}
+    result: dict[str, Any] = {"tables": [table_json(t) for t in engine.tables()]}
+    if d.agent.connections:        # redacted URLs only; the secret stays in the kernel
+        from ..agent.connection_commands import listing
+        result["connections"] = listing(d.agent)
+    return result
 
 
 @_op("sessions_list")

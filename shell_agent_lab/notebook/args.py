@@ -12,7 +12,7 @@ from typing import Callable, Union
 
 __all__ = [
     "UsageError", "Ask", "Command", "Pin", "Remember", "Forget", "SessionSwitch", "Export", "Import",
-    "Choice", "Sql", "Sessions", "Attach", "Objects", "Parsed", "parse_line", "parse_cell", "COMMANDS", "usage",
+    "Choice", "Connect", "Sql", "Sessions", "Attach", "Objects", "Parsed", "parse_line", "parse_cell", "COMMANDS", "usage",
 ]
 
 
@@ -113,6 +113,15 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Connect:
+    """``/connect`` lists connections; ``/connect NAME URL`` adds one; ``/disconnect NAME`` removes one."""
+
+    name: str
+    connection: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True)
 class Sql:
     """``/sql [N]``: insert the SQL of the last turn (or its N-th query) as the next cell."""
 
@@ -137,7 +146,7 @@ class Objects:
 
 
 Parsed = Union[Ask, Command, Pin, Remember, Forget, SessionSwitch, Export, Import, Choice, Sql, Attach, Objects,
-               Sessions]
+               Sessions, Connect]
 
 _PIN_CATEGORIES = ("preference", "decision")
 
@@ -248,6 +257,18 @@ def _choice(name: str) -> Callable[[list[str]], Parsed]:
     return parse
 
 
+def _parse_connect(argv: list[str]) -> Parsed:
+    if argv and len(argv) != 2:
+        raise UsageError(f"/connect takes a name and a URL, or nothing to list; usage: {usage('connect')}")
+    return Connect("connect", *argv) if argv else Connect("connect")
+
+
+def _parse_disconnect(argv: list[str]) -> Parsed:
+    if len(argv) != 1:
+        raise UsageError(f"/disconnect takes one connection name; usage: {usage('disconnect')}")
+    return Connect("disconnect", argv[0])
+
+
 def _parse_sql(argv: list[str]) -> Parsed:
     if not argv:
         return Sql()
@@ -329,6 +350,9 @@ COMMANDS: dict[str, _Spec] = {
     "mcp": _Spec("/mcp [restart NAME]", "show MCP servers and their state, or restart one", _parse_mcp),
     "attach": _Spec("/attach PATH [PATH …]", "attach text documents or images (PNG, JPEG, GIF, WebP) to this "
                     "session; the next question carries them", _parse_attach),
+    "connect": _Spec("/connect [NAME URL]", "list connections, or add NAME: a postgresql:// or sc:// (Spark "
+                     "Connect) URL, read-only", _parse_connect),
+    "disconnect": _Spec("/disconnect NAME", "remove the connection NAME", _parse_disconnect),
     "objects": _Spec("/objects [delete ID …]", "list this session's attached documents, images and reports, or "
                      "delete some", _parse_objects),
     "cells": _Spec("/cells", "write the SQL and code behind the last answer as cells below", _no_args("cells")),

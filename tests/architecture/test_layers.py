@@ -27,6 +27,7 @@ VIOLATIONS = [
     ("Tools know no agent or notebook", "tools/registry.py", "from ..notebook import identity"),
     ("Context knows no agent or notebook", "context/tokens.py", "from ..agent import _types"),
     ("The agent knows no front door and no widgets or comms", "agent/_types.py", "import ipywidgets"),
+    ("Connections know no agent, notebook or tools", "engines/__init__.py", "from ..tools import registry"),
 ]
 
 

@@ -1,6 +1,6 @@
-/** Data: loaded tables and live DataFrames with their columns and row counts. */
+/** Data: the session's connections, loaded tables and live DataFrames with their columns and row counts. */
 import { h, setChildren } from '../dom';
-import { EventMessage, Table } from '../protocol.generated';
+import { Connection, EventMessage, Table } from '../protocol.generated';
 import { Tab, TabHost, guarded } from './base';
 
 export class DataTab implements Tab {
@@ -24,11 +24,25 @@ export class DataTab implements Tab {
 
   async refresh(): Promise<void> {
     const result = await this.host.request('data_list', {});
-    if (!result.tables.length) {
+    const connections = (result.connections ?? []).map(c => this._connection(c));
+    if (!result.tables.length && !connections.length) {
       setChildren(this._list, h('div', { class: 'sal-empty' }, 'No tables yet. Create a DataFrame in the notebook or ask the assistant to load a file.'));
       return;
     }
-    setChildren(this._list, ...result.tables.map(t => this._card(t)));
+    setChildren(this._list, ...connections, ...result.tables.map(t => this._card(t)));
+  }
+
+  /** A read-only connection: name, engine, redacted URL, and its tables or why they cannot be read. */
+  private _connection(c: Connection): HTMLElement {
+    const state = c.error ? c.error : `${(c.tables ?? []).length} tables`;
+    return h(
+      'div',
+      { class: 'sal-connection', 'data-connection': c.name, 'data-kind': c.kind },
+      h('span', { class: 'sal-table-name' }, c.name),
+      h('span', { class: 'sal-badge' }, c.kind === 'spark' ? 'Spark' : 'PostgreSQL'),
+      h('code', { class: 'sal-connection-url' }, c.url),
+      h('span', { class: c.error ? 'sal-connection-error' : 'sal-connection-tables' }, ` ${state}`)
+    );
   }
 
   onEvent(ev: EventMessage): void {
