@@ -268,5 +268,3 @@ register_command("stop", _stop, "Stop the running answer and clear the queue.")
 register_command("tools", _tools, "List the tools the model may call; `/tools reload` rereads scripts",
                  "/tools [reload]")
 register_command("mcp", _mcp, "MCP servers and their state; `/mcp restart NAME`", "/mcp [restart NAME]")
-
-from . import connection_commands as _connection_commands  # noqa: E402,F401  (registers /connect, /disconnect)

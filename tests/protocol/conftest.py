@@ -78,6 +78,7 @@ class FakeAgent:
         self.reply = reply
         self.fake_engine = FakeEngine()
         self.gate = None                 # no gate: pending approvals come from the bus
+        self.connections = None          # no external sources
         self.settings = FakeSettings()
         self.backend = SimpleNamespace(model="cassette")
         self.registry = SimpleNamespace(all=lambda: [
