@@ -314,3 +314,29 @@ def test_a_slow_commands_reply_arrives_as_a_command_result_naming_its_request(wi
     finally:
         gate.set()
         workspace.unregister()
+
+
+def test_a_slow_commands_error_arrives_as_a_command_result_too(wired):
+    from shell_agent_lab.notebook import workspace
+    from shell_agent_lab.tools.read_notebook import Failure, record_failure
+
+    gate = threading.Event()
+
+    def failing_model(messages, tools):
+        assert gate.wait(10), "the test never let the model answer"
+        raise ValueError("the model refused the request")
+
+    workspace.register()
+    record_failure(Failure("sales.amount.sum() / 0", "ZeroDivisionError: division by zero", "c8", 4))
+    try:
+        wired.backend.enqueue(failing_model)
+        wired.comm.request("hello", {"protocol": 1, "session_key": "k7"})
+        assert wired.comm.request("send", {"message": "/fix"}, rid="fix-err")["result"]["phase"] == "started"
+        gate.set()
+        data = wired.comm.wait_event("command_result", timeout=30)["data"]
+        assert_valid("#/events/command_result", data)
+        assert data["request_id"] == "fix-err" and data["phase"] == "error" and data["text"] is None
+        assert data["error"].startswith("/fix: ") and "refused" in data["error"]
+    finally:
+        gate.set()
+        workspace.unregister()
