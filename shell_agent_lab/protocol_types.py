@@ -30,6 +30,7 @@ __all__ = [
     'ChatRecord',
     'Column',
     'CommandMessage',
+    'CommandResultEvent',
     'Connection',
     'DataListArgs',
     'DataListResult',
@@ -121,7 +122,7 @@ PROTOCOL_VERSION = 1
 COMM_TARGET = 'shell_agent_lab'
 OP_NAMES: tuple[str, ...] = ('hello', 'send', 'notebook_cells', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set')
 #: every event of the agent's bus, in the schema's order
-EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed')
+EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed')
 #: event name -> the keys its payload always carries
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'state_changed': ('state', 'previous'),
@@ -129,6 +130,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'stream_token': ('turn_id', 'text'),
     'assistant_text': ('turn_id', 'text'),
     'turn_finished': ('turn_id', 'phase', 'text', 'error'),
+    'command_result': ('request_id', 'phase', 'text', 'error'),
     'tool_start': ('turn_id', 'tool_call_id', 'name', 'arguments'),
     'tool_progress': ('turn_id', 'tool_call_id', 'name', 'detail', 'current', 'total'),
     'tool_end': ('turn_id', 'tool_call_id', 'name', 'status', 'summary'),
@@ -539,6 +541,13 @@ AssistantTextEvent = TypedDict('AssistantTextEvent', {
 TurnFinishedEvent = TypedDict('TurnFinishedEvent', {
     'turn_id': 'str',
     'phase': 'str',
+    'text': 'str | None',
+    'error': 'str | None',
+})
+
+CommandResultEvent = TypedDict('CommandResultEvent', {
+    'request_id': 'str',
+    'phase': "Literal['completed', 'queued', 'command', 'error']",
     'text': 'str | None',
     'error': 'str | None',
 })

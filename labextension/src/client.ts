@@ -113,12 +113,15 @@ export class ProtocolClient {
     await comm.open({ client: 'shell-agent-lab panel', protocol: PROTOCOL_VERSION }).done;
   }
 
-  /** Send `op` and wait for its response (rejects with ProtocolError). */
-  request<K extends OpName>(op: K, args: Ops[K]['args'], timeoutMs?: number): Promise<Ops[K]['result']> {
+  /**
+   * Send `op` and wait for its response (rejects with ProtocolError). `id` names the request when
+   * the caller needs it (a late `command_result` event carries the id of its `send`).
+   */
+  request<K extends OpName>(op: K, args: Ops[K]['args'], timeoutMs?: number, id?: string): Promise<Ops[K]['result']> {
     if (!this._comm || this._isClosed) {
       return Promise.reject(new ProtocolError('closed', 'The connection to the kernel is closed.'));
     }
-    const id = `${Date.now().toString(36)}-${(this._counter++).toString(36)}`;
+    id = id ?? `${Date.now().toString(36)}-${(this._counter++).toString(36)}`;
     const message = buildRequest(id, op, args);
     return new Promise<Ops[K]['result']>((resolve, reject) => {
       const timer = window.setTimeout(() => {

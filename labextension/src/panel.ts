@@ -147,11 +147,11 @@ export class SidePanel extends Widget implements TabHost {
     this.node.dataset.tab = tab.name;
   }
 
-  request<K extends OpName>(op: K, args: Ops[K]['args'], timeoutMs?: number): Promise<Ops[K]['result']> {
+  request<K extends OpName>(op: K, args: Ops[K]['args'], timeoutMs?: number, id?: string): Promise<Ops[K]['result']> {
     if (!this._client || this._state !== 'ready') {
       return Promise.reject(new ProtocolError('closed', 'Not connected to the notebook kernel.'));
     }
-    return this._client.request(op, args, timeoutMs);
+    return this._client.request(op, args, timeoutMs, id);
   }
 
   notify(message: string, kind: 'info' | 'error' = 'info'): void {

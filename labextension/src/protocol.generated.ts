@@ -420,6 +420,12 @@ export interface Events {
     error: string | null;
     [key: string]: unknown;
   };
+  command_result: {
+    request_id: string;
+    phase: "completed" | "queued" | "command" | "error";
+    text: string | null;
+    error: string | null;
+  };
   tool_start: {
     turn_id: string;
     tool_call_id: string;
@@ -510,7 +516,7 @@ export interface Events {
   };
 }
 export type EventName = keyof Events;
-export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "tool_start", "tool_progress", "tool_end", "retry_backoff", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed"];
+export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "command_result", "tool_start", "tool_progress", "tool_end", "retry_backoff", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed"];
 
 /** Arguments of every command the kernel may ask the panel to run. */
 export interface Commands {

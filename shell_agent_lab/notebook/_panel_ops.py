@@ -96,13 +96,17 @@ def _state_name(agent: PanelAgent) -> str:
 
 @_op("send")
 def _send(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
+    """Answer within ``_SEND_WAIT`` when the message is done by then (a quick command, queued);
+    otherwise reply ``started`` and publish the outcome, when it comes, as ``command_result``
+    naming this request (a slow command such as ``/fix`` keeps its reply)."""
     message = args["message"].strip()
     if not message:
         raise RequestError("bad_request", "the message is empty")
     agent = d.agent
     message = _with_attachments(agent, message)
+    request_id = d.request_id
     box: dict[str, Any] = {}
-    done = threading.Event()
+    lock = threading.Lock()
 
     def run() -> None:
         try:
@@ -110,17 +114,28 @@ def _send(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
         except Exception as exc:  # reported in the response when quick, else through events
             box["error"] = exc
             log.exception("send from the side panel failed")
-        finally:
-            done.set()
+        with lock:
+            box["done"] = True
+            late = box.get("late", False)
+        if late:
+            _publish_late(d, request_id, box)
 
     # a turn may wait for an approval answered through this same comm: never block the handler
-    threading.Thread(target=run, name="shell-agent-lab-panel-send", daemon=True).start()
-    if not done.wait(_SEND_WAIT):
-        return {"phase": "started", "text": None, "error": None}
+    thread = threading.Thread(target=run, name="shell-agent-lab-panel-send", daemon=True)
+    thread.start()
+    thread.join(_SEND_WAIT)
+    with lock:
+        if not box.get("done"):
+            box["late"] = True
+            return {"phase": "started", "text": None, "error": None}
     if "error" in box:
         code, text = map_exception(box["error"])
         raise RequestError(code, text)
-    result = box["result"]
+    return _send_result(box["result"])
+
+
+def _send_result(result: Any) -> dict[str, Any]:
+    """The wire form of what ``send`` returned: ``phase``, ``text``, ``error``."""
     phase = str(result.phase or "completed")
     if phase not in ("started", "completed", "queued", "command", "error"):
         phase = "completed"
@@ -128,6 +143,21 @@ def _send(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     error = result.error_message or None
     return {"phase": phase, "text": None if content is None else str(content),
             "error": None if error is None else str(error)}
+
+
+def _publish_late(d: PanelHost, request_id: str | None, box: dict[str, Any]) -> None:
+    """A ``send`` answered ``started`` has finished: its outcome goes out as ``command_result``."""
+    if "error" in box:
+        outcome = {"phase": "error", "text": None, "error": map_exception(box["error"])[1]}
+    else:
+        outcome = _send_result(box["result"])
+    if outcome["phase"] == "started":     # a turn: its reply streams as turn events
+        return
+    try:
+        d.publish("command_result", {"request_id": request_id or "", "phase": outcome["phase"],
+                                     "text": outcome["text"], "error": outcome["error"]})
+    except Exception:
+        log.exception("could not report a command's result to the side panel")
 
 
 @_op("abort")

@@ -48,6 +48,7 @@ class Dispatcher:
         self._tracked_bus: Any = None
         self._untrack: Callable[[], None] | None = None
         self._panels = 0
+        self._current = threading.local()     # the request a handler is answering, per thread
 
     # -- entry point ---------------------------------------------------------------------------
     def handle(self, message: Any) -> dict[str, Any]:
@@ -63,7 +64,11 @@ class Dispatcher:
                 raise RequestError("unknown_op", f"unknown op {op!r}; this kernel speaks {', '.join(sorted(_OPS))}")
             args = message["args"]
             check(f"#/ops/{op}/args", args, f"{op}: bad arguments")
-            result = handler(self, args)
+            self._current.request_id = request_id
+            try:
+                result = handler(self, args)
+            finally:
+                self._current.request_id = None
             return {"v": PROTOCOL_VERSION, "id": request_id, "ok": True, "result": result}
         except RequestError as exc:
             return self._error(request_id, exc.code, exc.message)
@@ -100,6 +105,10 @@ class Dispatcher:
 
     def session_id(self) -> str:
         return str(self.agent.session.id)
+
+    @property
+    def request_id(self) -> str | None:
+        return getattr(self._current, "request_id", None)
 
     def publish(self, event: str, data: dict[str, Any] | None = None) -> None:
         """Tell every listener (the notebook's widgets, other panels) that something changed."""

@@ -141,6 +141,30 @@ def test_fix_error_in_the_panel_then_accept_replaces_the_cell(page, lab_server):
     expect(page.locator("#sal-fix-actions")).to_be_hidden()
 
 
+def test_a_slow_fix_from_the_panel_shows_its_diff_in_the_chat(page, lab_server):
+    name = write_notebook(lab_server["root"], "slowfix.ipynb", [
+        SCRIPTED_SETUP,
+        "import time\n"
+        "def slow_answer(messages, tools):\n"
+        "    time.sleep(2)  # longer than the panel's quick wait for a reply\n"
+        '    return reply("```python\\ntotal = sales.amount.sum()\\n```\\nThe column is amount.")\n'
+        'backend.enqueue(slow_answer)\nprint("ARMED")',
+        "total = sales.amont.sum()",
+    ])
+    open_notebook(page, lab_server, name)
+    run_and_expect(page, 0, "SETUP-DONE")
+    run_and_expect(page, 1, "ARMED")
+    open_panel(page)
+    expect_state(page, "ready")
+    run_and_expect(page, 2, "AttributeError")
+    page.click("#sal-chat-fix")
+    reply_text = page.locator("#sal-chat-log .sal-msg-command")
+    expect(reply_text).to_contain_text("Proposed fix for the failing cell", timeout=30_000)
+    expect(reply_text).to_contain_text("-total = sales.amont.sum()")
+    expect(reply_text).to_contain_text("+total = sales.amount.sum()")
+    expect(page.locator("#sal-fix-actions")).to_be_visible()
+
+
 def test_insert_only_on_the_panels_card_puts_the_code_in_a_cell_without_running_it(page, lab_server):
     name = write_notebook(lab_server["root"], "insertonly.ipynb", [
         SCRIPTED_SETUP,

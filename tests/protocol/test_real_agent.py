@@ -279,3 +279,64 @@ def test_insert_only_on_the_panels_approval_card_inserts_the_code_unrun(wired):
     insert = next(m for m in wired.comm.sent if m.get("command") == "insert_cell")
     assert insert["args"] == {"code": code, "run": False, "after_cell_id": None}
     assert "double" not in wired.ns                                # nothing ran
+
+
+def test_a_slow_commands_reply_arrives_as_a_command_result_naming_its_request(wired):
+    from shell_agent_lab.notebook import workspace
+    from shell_agent_lab.tools.read_notebook import Failure, record_failure
+
+    gate = threading.Event()
+
+    def slow_fix(messages, tools):
+        assert gate.wait(10), "the test never let the model answer"
+        return reply("```python\nsales.amount.sum() / 2\n```\nDivide by two, not zero.")
+
+    workspace.register()
+    record_failure(Failure("sales.amount.sum() / 0", "ZeroDivisionError: division by zero", "c7", 3))
+    try:
+        wired.backend.enqueue(slow_fix)
+        wired.comm.request("hello", {"protocol": 1, "session_key": "k6"})
+        quick = wired.comm.request("send", {"message": "/fix"}, rid="fix-req-1")
+        assert quick["result"] == {"phase": "started", "text": None, "error": None}   # the model has not answered
+        gate.set()
+        event = wired.comm.wait_event("command_result")
+        assert_valid("#/$defs/EventMessage", event)
+        assert_valid("#/events/command_result", event["data"])
+        data = event["data"]
+        assert data["request_id"] == "fix-req-1" and data["phase"] == "command" and data["error"] is None
+        assert "-sales.amount.sum() / 0\n+sales.amount.sum() / 2" in data["text"]
+        # a quick command still answers in the response, and no event repeats it
+        wired.runtime.agent.wait_idle(10)
+        record_failure(None)
+        answer = wired.comm.request("send", {"message": "/fix"}, rid="fix-req-2")["result"]
+        assert answer["phase"] == "command" and answer["text"].startswith("No cell has failed")
+        assert [m["data"]["request_id"] for m in wired.comm.sent if m.get("event") == "command_result"] == ["fix-req-1"]
+    finally:
+        gate.set()
+        workspace.unregister()
+
+
+def test_a_slow_commands_error_arrives_as_a_command_result_too(wired):
+    from shell_agent_lab.notebook import workspace
+    from shell_agent_lab.tools.read_notebook import Failure, record_failure
+
+    gate = threading.Event()
+
+    def failing_model(messages, tools):
+        assert gate.wait(10), "the test never let the model answer"
+        raise ValueError("the model refused the request")
+
+    workspace.register()
+    record_failure(Failure("sales.amount.sum() / 0", "ZeroDivisionError: division by zero", "c8", 4))
+    try:
+        wired.backend.enqueue(failing_model)
+        wired.comm.request("hello", {"protocol": 1, "session_key": "k7"})
+        assert wired.comm.request("send", {"message": "/fix"}, rid="fix-err")["result"]["phase"] == "started"
+        gate.set()
+        data = wired.comm.wait_event("command_result", timeout=30)["data"]
+        assert_valid("#/events/command_result", data)
+        assert data["request_id"] == "fix-err" and data["phase"] == "error" and data["text"] is None
+        assert data["error"].startswith("/fix: ") and "refused" in data["error"]
+    finally:
+        gate.set()
+        workspace.unregister()

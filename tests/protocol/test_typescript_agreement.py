@@ -163,8 +163,8 @@ def test_a_panel_side_change_alone_fails_the_type_check(tmp_path):
     project = _copy_project(tmp_path)
     chat = project / "src" / "tabs" / "chat.ts"
     source = chat.read_text()
-    assert "this.host.request('send', { message })" in source
-    chat.write_text(source.replace("this.host.request('send', { message })", "this.host.request('send', { text: message })"))
+    assert "this.host.request('send', { message }" in source
+    chat.write_text(source.replace("this.host.request('send', { message }", "this.host.request('send', { text: message }"))
     result = _tsc(project)
     assert result.returncode != 0 and "chat.ts" in result.stdout
 

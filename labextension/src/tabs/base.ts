@@ -6,7 +6,8 @@ export interface PanelPrefs {
 }
 
 export interface TabHost {
-  request<K extends OpName>(op: K, args: Ops[K]['args'], timeoutMs?: number): Promise<Ops[K]['result']>;
+  /** `id` names the request (else the client makes one up). */
+  request<K extends OpName>(op: K, args: Ops[K]['args'], timeoutMs?: number, id?: string): Promise<Ops[K]['result']>;
   /** Show a one-line message (kind 'error' stays until the next action). */
   notify(message: string, kind?: 'info' | 'error'): void;
   prefs(): PanelPrefs;

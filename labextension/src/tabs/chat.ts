@@ -71,6 +71,7 @@ export class ChatTab implements Tab {
     setChildren(this._approvals);
     this._turns.clear();
     this._tools.clear();
+    this._awaiting.clear();
     this._setState('READY');
   }
 
@@ -93,21 +94,38 @@ export class ChatTab implements Tab {
       return;
     }
     this._input.value = '';
+    // a send that outlasts the kernel's quick wait (e.g. /fix) answers `started`; its outcome then
+    // comes as a `command_result` event naming this request
+    const id = `send-${Date.now().toString(36)}-${(this._sendCounter++).toString(36)}`;
+    this._awaiting.add(id);
     await guarded(this.host, async () => {
-      const result = await this.host.request('send', { message });
-      if (result.phase !== 'error' && result.phase !== 'command') {
-        this._clearAttached(); // the message carried them
-      }
-      if (result.phase === 'queued') {
-        this._activity.dataset.state = 'queued';
-        this._activity.textContent = `Queued: “${message}” runs after memory extraction finishes.`;
-      } else if (result.phase === 'command' && result.text) {
-        this._log.append(h('div', { class: 'sal-msg sal-msg-command', 'data-role': 'command' }, h('pre', {}, result.text)));
-        this._scroll();
-      } else if (result.phase === 'error') {
-        this.host.notify(result.error || 'The message was refused.', 'error');
+      try {
+        const result = await this.host.request('send', { message }, undefined, id);
+        if (result.phase !== 'started') {
+          this._awaiting.delete(id);
+        }
+        if (result.phase !== 'error' && result.phase !== 'command') {
+          this._clearAttached(); // the message carried them
+        }
+        this._showSendResult(result.phase, result.text, result.error, message);
+      } catch (err) {
+        this._awaiting.delete(id);
+        throw err;
       }
     });
+  }
+
+  /** What a `send` answered, in its response or later as `command_result`. */
+  private _showSendResult(phase: string, text: string | null, error: string | null, message?: string): void {
+    if (phase === 'queued') {
+      this._activity.dataset.state = 'queued';
+      this._activity.textContent = message ? `Queued: “${message}” runs after memory extraction finishes.` : 'Queued: your message runs after memory extraction finishes.';
+    } else if (phase === 'command' && text) {
+      this._log.append(h('div', { class: 'sal-msg sal-msg-command', 'data-role': 'command' }, h('pre', {}, text)));
+      this._scroll();
+    } else if (phase === 'error') {
+      this.host.notify(error || 'The message was refused.', 'error');
+    }
   }
 
   /** /fix: the assistant proposes a corrected cell (its answer shows here); then accept or insert it. */
@@ -195,6 +213,13 @@ export class ChatTab implements Tab {
           turn.node.append(h('div', { class: 'sal-msg-error', 'data-role': 'error' }, d.error));
         }
         this._turns.delete(d.turn_id);
+        break;
+      }
+      case 'command_result': {
+        const d = payload(ev, 'command_result');
+        if (this._awaiting.delete(d.request_id)) {
+          this._showSendResult(d.phase, d.text, d.error);
+        }
         break;
       }
       case 'tool_start': {
@@ -397,6 +422,8 @@ export class ChatTab implements Tab {
   private _fixActions: HTMLElement;
   private _attached: HTMLElement;
   private _state: AgentState = 'READY';
+  private _sendCounter = 0;
+  private _awaiting = new Set<string>(); // ids of sends answered `started` whose command_result may follow
   private _turns = new Map<string, { node: HTMLElement; text: HTMLElement }>();
   private _tools = new Map<string, { node: HTMLElement; detail: HTMLElement; progress: HTMLProgressElement }>();
 }
