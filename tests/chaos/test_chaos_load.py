@@ -11,7 +11,7 @@ it, and the number of write transactions. ``CHAOS_LOAD_KERNELS=N`` runs N kernel
 The wall time is recorded, not held to 20 ms: with more busy kernels than cores it holds the
 waits for a core and for a lock held by a descheduled process, which the store cannot control,
 and even with one busy kernel per core a loaded machine pushed its p95 past 20 ms in one run of
-twelve (docs/reliability.md has the measurements). It is bounded only against a lock held for a
+22 (docs/reliability.md has the measurements). It is bounded only against a lock held for a
 whole turn."""
 from __future__ import annotations
 
