@@ -423,12 +423,15 @@ class _MemoryCore:
         ``text`` (Jaccard ≥ ``threshold``); returns ``(state flips, entries touched)``.
 
         Deciding what changes runs in a read, outside the write lock: whether any row would
-        decay or change state, and which entries match. Nothing to change: no write at all.
-        Otherwise one write transaction does everything; a scope whose entries changed since
-        the read (its ``memory_changes`` mark moved) has its matches recomputed inside it.
+        decay or change state, and which entries match. A scope with nothing to change is left
+        alone (no write at all when none has). The others are aged in one write transaction,
+        all of it as of that transaction: their decay runs there, and a scope whose entries
+        changed since the read (its ``memory_changes`` mark moved) has its matches recomputed.
         """
         words = similarity.token_set(text) if threshold > 0 and isinstance(text, str) and text.strip() \
             else frozenset()
+        if not decay and not words:
+            return 0, 0
         plans = []
         with self._db.read() as conn:
             for scope in scopes:
@@ -442,11 +445,11 @@ class _MemoryCore:
             return 0, 0
         flips = touched = 0
         with self._db.write() as conn:
-            for _scope, params, decays, _mark, _ids in plans:
-                if decays:
+            if decay:
+                for _scope, params, _decays, _mark, _ids in plans:
                     flips += _decay(conn, params)
             for scope, _params, _decays, mark, ids in plans:
-                if ids and _change_mark(conn, scope) != mark:
+                if words and _change_mark(conn, scope) != mark:
                     ids = _matching(conn, scope, words, threshold)
                 for entry_id in ids:
                     entry = self.get(conn, scope, entry_id)

@@ -108,24 +108,26 @@ def test_one_ageing_transaction_does_what_decay_then_touch_did(tmp_path, clock):
             s.close()
 
 
-def test_ageing_rechecks_matches_when_entries_changed_between_its_read_and_its_write(open_store, monkeypatch):
+def test_ageing_rechecks_what_changed_between_its_read_and_its_write(open_store, monkeypatch):
     store, other = open_store(), open_store()
     sid = store.create_session().id
-    old = store.global_memory.add("Lisbon sales peak in summer", "preference", source="user_turn").entry
+    old = store.global_memory.add("Lisbon sales peak in summer", "preference", source="user_turn", turn=4).entry
     write = store._db.write
+    added: list = []
 
     @contextmanager
     def after_another_process():
-        # another process adds a matching entry between the read and the write
+        # between the read and the write another process adds an entry the message mentions
+        # and one old enough to decay (the read saw only a fresh entry to touch)
         added.append(other.global_memory.add("Porto and Lisbon sales rose", "decision",
-                                             source="user_turn").entry)
+                                             source="user_turn", turn=4).entry)
+        added.append(other.global_memory.add("Reports use ISO dates", "decision", source="user_turn").entry)
         with write() as conn:
             yield conn
-    added: list = []
     monkeypatch.setattr(store._db, "write", after_another_process)
-    _age(store, sid, "Lisbon sales", 2)
-    touched = {e.fact: e.touch_count for e in store.global_memory.list()}
-    assert touched == {old.fact: 1, added[0].fact: 1}
+    _age(store, sid, "Lisbon sales", 5)
+    after = {e.fact: (e.touch_count, e.relevance) for e in store.global_memory.list()}
+    assert after == {old.fact: (1, 1.0), added[0].fact: (1, 1.0), added[1].fact: (0, pytest.approx(0.93))}
 
 
 @pytest.mark.parametrize("meanwhile", ["Revenue grew 12% in Q3", "revenue grew 12 % in Q3."])
