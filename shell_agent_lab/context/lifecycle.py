@@ -2,7 +2,8 @@
 
 Both stores decay one step (entries older than the fresh window lose relevance and may turn
 dormant or archived), then entries whose words overlap the new message (Jaccard ≥ 0.3 on token
-sets) are touched back to full relevance. The store persists every change.
+sets) are touched back to full relevance. The store persists every change, in one write
+transaction (none when nothing changes).
 """
 from __future__ import annotations
 
@@ -20,9 +21,4 @@ def run_lifecycle(store: Any, session_id: str, user_message: str) -> None:
     records in the session.
     """
     turn = store.count_user_records(session_id)
-    store.global_memory.decay_all(turn)
-    store.session_memory.decay_all(session_id, turn)
-    if user_message and user_message.strip():
-        store.global_memory.touch_matching(user_message, turn, threshold=TOUCH_THRESHOLD)
-        store.session_memory.touch_matching(session_id, user_message, turn,
-                                            threshold=TOUCH_THRESHOLD)
+    store.age_memory(session_id, user_message or "", turn, TOUCH_THRESHOLD)

@@ -68,6 +68,9 @@ class Findings:
 
     @staticmethod
     def _is_duplicate(content: str, existing: Iterable[tuple[str, str]]) -> bool:
+        existing = list(existing)
+        if not existing:
+            return False
         norm = similarity.normalize(content)
         tokens = similarity.similarity_tokens(content)
         for old, old_norm in existing:
@@ -79,6 +82,22 @@ class Findings:
             if close and similarity.protected_agree(content, old):
                 return True
         return False
+
+    def _seen(self, session_id: str) -> dict[str, tuple[str, str]]:
+        """``id -> (content, norm)`` of the session's findings, read without the write lock."""
+        with self._db.read() as conn:
+            return {i: (c, n) for i, c, n in conn.execute(
+                "SELECT id, content, norm FROM findings WHERE session_id = ?", (session_id,))}
+
+    @staticmethod
+    def _added_since(conn: sqlite3.Connection, session_id: str,
+                     seen: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+        """``(content, norm)`` of the findings recorded since ``seen`` was read (ids are never
+        reused, so an id not seen is a new finding)."""
+        new = [i for (i,) in conn.execute("SELECT id FROM findings WHERE session_id = ?", (session_id,))
+               if i not in seen]
+        return [conn.execute("SELECT content, norm FROM findings WHERE session_id = ? AND id = ?",
+                             (session_id, i)).fetchone() for i in new]
 
     def add(self, session_id: str, content: str, *, tags: Iterable[str] = (),
             source: str = "llm_promoted", tool_originated: bool = False,
@@ -101,11 +120,14 @@ class Findings:
             raise ValidationError(f"source {source!r} is not one of {', '.join(FINDING_SOURCES)}")
         clean_tags = self._clean_tags(tags)
         self._require_session(session_id)
+        # compare with every finding outside the write lock; inside it, only with those
+        # recorded meanwhile (by another thread or process)
+        seen = self._seen(session_id)
+        norm = similarity.normalize(content)
+        if self._is_duplicate(content, seen.values()):
+            return None
         with self._db.write() as conn:
-            existing = conn.execute(
-                "SELECT content, norm FROM findings WHERE session_id = ?", (session_id,)
-            ).fetchall()
-            if self._is_duplicate(content, existing):
+            if self._is_duplicate(content, self._added_since(conn, session_id, seen)):
                 return None
             now = self._clock()
             day = now.strftime("%Y%m%d")
@@ -118,7 +140,7 @@ class Findings:
             conn.execute(
                 "INSERT INTO findings (id, session_id, content, norm, tags, source, tool_originated, "
                 "created_at, created_label) VALUES (?,?,?,?,?,?,?,?,?)",
-                (new_id, session_id, content, similarity.normalize(content),
+                (new_id, session_id, content, norm,
                  json.dumps(list(clean_tags)), source, int(tool_originated), to_db(created_at or now),
                  render.created_label(created_at or now)),
             )

@@ -67,6 +67,55 @@ _COLUMNS = (
 )
 
 
+def _decay_params(scope: str, turn: int) -> dict[str, Any]:
+    return {
+        "scope": scope, "turn": turn, "fresh": lifecycle.FRESH_TURNS, "rate": lifecycle.DECAY_RATE,
+        "archived": lifecycle.ARCHIVED_AT_OR_BELOW, "dormant": lifecycle.DORMANT_BELOW,
+    }
+
+
+_DECAYED = "CASE WHEN relevance <= 0 THEN 0.0 ELSE MIN(1.0, relevance * :rate) END"
+_DECAYING = "scope = :scope AND :turn - created_turn >= :fresh"
+
+
+def _decay_pending(conn: sqlite3.Connection, params: dict[str, Any]) -> bool:
+    """Whether :func:`_decay` would change a row: a relevance that decays, or a stale state."""
+    return bool(conn.execute(
+        f"SELECT EXISTS (SELECT 1 FROM memory WHERE {_DECAYING} AND relevance != {_DECAYED}) "
+        f"OR EXISTS (SELECT 1 FROM memory WHERE scope = :scope AND state != {_STATE_CASE})",
+        params,
+    ).fetchone()[0])
+
+
+def _decay(conn: sqlite3.Connection, params: dict[str, Any]) -> int:
+    """One decay step for the scope's entries past their fresh window; returns state flips."""
+    conn.execute(f"UPDATE memory SET relevance = {_DECAYED} WHERE {_DECAYING}", params)
+    return conn.execute(
+        f"UPDATE memory SET state = {_STATE_CASE} WHERE scope = :scope AND state != {_STATE_CASE}",
+        params,
+    ).rowcount
+
+
+def _change_mark(conn: sqlite3.Connection, scope: str) -> int:
+    """The scope's newest ``memory_changes`` entry: moves with every insert, delete, text or
+    supersession change of one of its rows (what :func:`_matching` depends on)."""
+    return conn.execute(
+        "SELECT COALESCE(MAX(seq), 0) FROM memory_changes WHERE scope = ?", (scope,)
+    ).fetchone()[0]
+
+
+def _matching(conn: sqlite3.Connection, scope: str, words: frozenset[str], threshold: float) -> list[int]:
+    """Ids of the scope's current entries whose words overlap ``words`` by Jaccard ≥ ``threshold``."""
+    return [
+        entry_id
+        for entry_id, tokens, stored in conn.execute(
+            "SELECT id, sim_tokens, signature FROM memory WHERE scope = ? AND superseded_by IS NULL",
+            (scope,),
+        ).fetchall()
+        if similarity.jaccard(words, similarity.Signature.loads(tokens, stored).words) >= threshold
+    ]
+
+
 class _MemoryCore:
     """Scope-parameterised implementation shared by both facilities."""
 
@@ -362,42 +411,52 @@ class _MemoryCore:
             return self._touch(conn, entry, turn)
 
     def touch_matching(self, scope: str, text: str, turn: int, threshold: float) -> int:
-        if threshold <= 0 or not isinstance(text, str) or not text.strip():
-            return 0
-        words = similarity.token_set(text)
-        if not words:
-            return 0
-        with self._db.write() as conn:
-            rows = conn.execute(
-                "SELECT id, sim_tokens, signature FROM memory WHERE scope = ? "
-                "AND superseded_by IS NULL",
-                (scope,),
-            ).fetchall()
-            touched = 0
-            for entry_id, tokens, stored in rows:
-                stored_words = similarity.Signature.loads(tokens, stored).words
-                if similarity.jaccard(words, stored_words) >= threshold:
-                    self._touch(conn, self.get(conn, scope, entry_id), turn)  # type: ignore[arg-type]
-                    touched += 1
-            return touched
+        return self.age([scope], text, turn, threshold, decay=False)[1]
 
     def decay_all(self, scope: str, current_turn: int) -> int:
-        params = {
-            "scope": scope, "turn": current_turn, "fresh": lifecycle.FRESH_TURNS,
-            "rate": lifecycle.DECAY_RATE, "archived": lifecycle.ARCHIVED_AT_OR_BELOW,
-            "dormant": lifecycle.DORMANT_BELOW,
-        }
+        return self.age([scope], "", current_turn, 0.0)[0]
+
+    # --- per-turn ageing --------------------------------------------------------------------
+    def age(self, scopes: Sequence[str], text: str, turn: int, threshold: float, *,
+            decay: bool = True) -> tuple[int, int]:
+        """Decay each scope one step (with ``decay``), then touch its entries whose words overlap
+        ``text`` (Jaccard ≥ ``threshold``); returns ``(state flips, entries touched)``.
+
+        Deciding what changes runs in a read, outside the write lock: whether any row would
+        decay or change state, and which entries match. A scope with nothing to change is left
+        alone (no write at all when none has). The others are aged in one write transaction,
+        all of it as of that transaction: their decay runs there, and a scope whose entries
+        changed since the read (its ``memory_changes`` mark moved) has its matches recomputed.
+        """
+        words = similarity.token_set(text) if threshold > 0 and isinstance(text, str) and text.strip() \
+            else frozenset()
+        if not decay and not words:
+            return 0, 0
+        plans = []
+        with self._db.read() as conn:
+            for scope in scopes:
+                params = _decay_params(scope, turn)
+                decays = decay and _decay_pending(conn, params)
+                mark, ids = (_change_mark(conn, scope), _matching(conn, scope, words, threshold)) \
+                    if words else (0, [])
+                if decays or ids:
+                    plans.append((scope, params, decays, mark, ids))
+        if not plans:
+            return 0, 0
+        flips = touched = 0
         with self._db.write() as conn:
-            conn.execute(
-                "UPDATE memory SET relevance = CASE WHEN relevance <= 0 THEN 0.0 "
-                "ELSE MIN(1.0, relevance * :rate) END "
-                "WHERE scope = :scope AND :turn - created_turn >= :fresh",
-                params,
-            )
-            return conn.execute(
-                f"UPDATE memory SET state = {_STATE_CASE} WHERE scope = :scope AND state != {_STATE_CASE}",
-                params,
-            ).rowcount
+            if decay:
+                for _scope, params, _decays, _mark, _ids in plans:
+                    flips += _decay(conn, params)
+            for scope, _params, _decays, mark, ids in plans:
+                if words and _change_mark(conn, scope) != mark:
+                    ids = _matching(conn, scope, words, threshold)
+                for entry_id in ids:
+                    entry = self.get(conn, scope, entry_id)
+                    if entry is not None:
+                        self._touch(conn, entry, turn)
+                        touched += 1
+        return flips, touched
 
     def render(self, scope: str, *, session_scope_tag: str, marker: str) -> str:
         """The prompt block; cached per scope until a rendered column changes (any process)."""

@@ -343,6 +343,12 @@ class Store:
                 "SELECT COUNT(*) FROM records WHERE session_id = ? AND role = 'user'", (session_id,)
             ).fetchone()[0]
 
+    def age_memory(self, session_id: str, text: str, turn: int, threshold: float) -> None:
+        """One turn of memory ageing: Global Memory and the session's memory each decay one step,
+        then their entries whose words overlap ``text`` (Jaccard ≥ ``threshold``) are touched.
+        One write transaction for all of it, and none when nothing would change."""
+        self._memory_core.age([GLOBAL_SCOPE, session_scope(session_id)], text, turn, threshold)
+
     # --- transactions -----------------------------------------------------------------------
     def transaction(self):
         """One ``BEGIN IMMEDIATE`` on this thread: store writes made inside on the same thread

@@ -42,25 +42,33 @@ def _add(key: str, seconds: float) -> None:
         _spent[key] = _spent.get(key, 0.0) + seconds
 
 
-def _timed(method):
-    """Wall and CPU time of each outermost store transaction on the turn's path."""
-    depth = threading.local()
+_depth = threading.local()      # shared by reads and writes: a read inside a write is part of it
+
+
+def _timed(method, writes: bool = False):
+    """Wall and CPU time of each outermost store transaction on the turn's path; for writes
+    also their number and the time from taking the write lock to the commit (``held``)."""
 
     @contextmanager
     def wrapper(self, *args, **kwargs):
-        if not _on_turn_path() or getattr(depth, "n", 0):
+        if not _on_turn_path() or getattr(_depth, "n", 0):
             with method(self, *args, **kwargs) as conn:
                 yield conn
             return
-        depth.n = 1
+        _depth.n = 1
         wall, cpu = time.perf_counter(), time.thread_time()
+        _depth.locked = None
         try:
             with method(self, *args, **kwargs) as conn:
                 yield conn
         finally:
-            depth.n = 0
-            _add("wall", time.perf_counter() - wall)
+            _depth.n = 0
+            end = time.perf_counter()
+            _add("wall", end - wall)
             _add("cpu", time.thread_time() - cpu)
+            if writes:
+                _add("writes", 1)
+                _add("held", end - (_depth.locked or end))
     return wrapper
 
 
@@ -71,7 +79,8 @@ def _timed_begin(begin):
             return begin(conn)
         finally:
             if _on_turn_path():
-                _add("lock", time.perf_counter() - start)
+                _depth.locked = time.perf_counter()
+                _add("lock", _depth.locked - start)
     return wrapper
 
 
@@ -80,7 +89,7 @@ def install(n: int) -> None:
 
     agent = get_agent()
     agent.backend.set_fn(_answer)
-    Database.write = _timed(Database.write)
+    Database.write = _timed(Database.write, writes=True)
     Database.read = _timed(Database.read)
     if hasattr(_db, "_begin_immediate"):
         _db._begin_immediate = _timed_begin(_db._begin_immediate)
@@ -88,8 +97,9 @@ def install(n: int) -> None:
 
 def ask(n: int, i: int) -> dict[str, float]:
     """One question as the magic asks it; returns the milliseconds the turn spent in the store:
-    ``wall`` (what the user waits), ``cpu`` (this thread's own work) and ``lock`` (waiting for
-    another writer), plus ``turn`` (the whole turn)."""
+    ``wall`` (what the user waits), ``cpu`` (this thread's own work), ``lock`` (waiting for
+    another writer) and ``held`` (holding the write lock), plus ``turn`` (the whole turn) and
+    ``writes`` (the number of write transactions)."""
     with _lock:
         _spent.clear()
     start = time.perf_counter()
@@ -98,4 +108,5 @@ def ask(n: int, i: int) -> dict[str, float]:
     if result.error:
         raise RuntimeError(result.error)
     with _lock:
-        return {"turn": turn * 1000, **{k: _spent.get(k, 0.0) * 1000 for k in ("wall", "cpu", "lock")}}
+        return {"turn": turn * 1000, "writes": int(_spent.get("writes", 0)),
+                **{k: _spent.get(k, 0.0) * 1000 for k in ("wall", "cpu", "lock", "held")}}
