@@ -185,7 +185,7 @@ class _Turn:
             work_dir = env.store.session_dir(self.sid) / "work"
         except Exception:
             pass
-        ctx = ToolContext(session_id=self.sid, store=env.store, engine=env.engine, backend=env.backend,
+        ctx = ToolContext(session_id=self.sid, store=env.store, engine=env.engine,
                           publish=publish, cancel=env.cancel, tool_call_id=call_id, turn_id=env.turn_id,
                           private=bool(env.session.private), auto_extract=env.auto_extract, work_dir=work_dir,
                           namespace=env.namespace, settings=env.settings, clock=env.clock,

@@ -1,8 +1,9 @@
 """PostgreSQL through psycopg 3: every statement in a read-only transaction with a timeout.
 
 The session is opened with ``default_transaction_read_only=on``; each query runs as ``BEGIN
-READ ONLY`` + ``SET LOCAL statement_timeout`` + a server-side cursor (one statement, fetched
-in batches up to the row cap) + ``ROLLBACK``. What runs has passed :mod:`.readonly` first.
+READ ONLY`` + ``SET LOCAL statement_timeout`` + the statement (under ``LIMIT cap + 1`` through a
+plain cursor when the cap is small, so PostgreSQL may run it in parallel; through a server-side
+cursor fetched in batches otherwise) + ``ROLLBACK``. What runs has passed :mod:`.readonly` first.
 :meth:`cancel` sends PostgreSQL's cancel request from any thread. A server that goes away
 drops the connection; the next call opens a new one.
 """
@@ -26,6 +27,8 @@ __all__ = ["PostgresEngine"]
 log = logging.getLogger(__name__)
 
 _BATCH = 5_000
+#: results capped at this many rows are read through a plain cursor (see :meth:`PostgresEngine._run`)
+_CLIENT_SIDE_ROWS = 100_000
 _MAX_BYTES = 256 * 2**20
 _SYSTEM_SCHEMAS = ("pg_catalog", "information_schema", "pg_toast")
 _names = itertools.count(1)
@@ -98,9 +101,16 @@ class PostgresEngine:
                 try:
                     ms = int(timeout * 1000) if timeout and timeout > 0 else 0
                     conn.execute(f"SET LOCAL statement_timeout = {ms}")
-                    with conn.cursor(name=f"sal_{next(_names)}") as cur:
-                        cur.itersize = _BATCH
-                        cur.execute(sql, params or None)
+                    small = max_rows <= _CLIENT_SIDE_ROWS
+                    # a capped result comes through a plain cursor so the server may plan the query in
+                    # parallel (it never does under DECLARE CURSOR); LIMIT keeps what it sends to the cap
+                    with (conn.cursor() if small else conn.cursor(name=f"sal_{next(_names)}")) as cur:
+                        if small:
+                            cur.execute(f"SELECT * FROM ({sql}) AS _sal_capped LIMIT {int(max_rows) + 1}",
+                                        params or None)
+                        else:
+                            cur.itersize = _BATCH
+                            cur.execute(sql, params or None)
                         schema = pa.schema([(d.name, _arrow.arrow_type(_type_name(conn, d.type_code)))
                                             for d in cur.description or []])
 

@@ -89,7 +89,6 @@ class ToolContext:
     session_id: str
     store: ToolStore | None = None    # shell_agent_lab.store.Store
     engine: ToolEngine | None = None  # shell_agent_lab.analysis engine for the session
-    backend: Any = None               # shell_agent_lab.llm.types.Backend (tools call the model through ``ask``)
     publish: Callable[[str, dict], None] = lambda type, data: None
     cancel: threading.Event = field(default_factory=threading.Event)
     tool_call_id: str = ""

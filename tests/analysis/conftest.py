@@ -71,7 +71,7 @@ def make_ctx(store, session_id, engine, events):
 
     def make(backend=None, **extra):
         extra.setdefault("cancel", threading.Event())
-        return ToolContext(session_id=session_id, store=store, engine=engine, backend=backend,
+        return ToolContext(session_id=session_id, store=store, engine=engine,
                            ask=tool_ask(backend, extra["cancel"]),
                            publish=lambda type, data: events.append((type, data)),
                            tool_call_id="call-1", turn_id="turn-1", **extra)

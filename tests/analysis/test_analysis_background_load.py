@@ -600,7 +600,7 @@ def test_load_data_says_the_table_is_ready_and_still_being_stored(tools, store, 
     from shell_agent_lab.tools.registry import ToolContext
 
     engine = make_engine(background())
-    ctx = ToolContext(session_id=session_id, store=store, engine=engine, backend=None,
+    ctx = ToolContext(session_id=session_id, store=store, engine=engine,
                       publish=lambda *a: None, tool_call_id="c", turn_id="t")
     result = tools["load_data"].handler(ctx, {"file_path": str(big), "table_name": "big"})
     text = getattr(result, "content", result)

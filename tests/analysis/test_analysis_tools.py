@@ -181,7 +181,7 @@ def test_analyze_data_refuses_tables_over_the_analyze_cap(tools, make_engine, st
 
     small = make_engine(AnalysisSettings(threads=1, max_analyze_rows=50), memory=True,
                         ns={"big": pd.DataFrame({"v": range(51)})})
-    ctx = ToolContext(session_id=session_id, store=store, engine=small, backend=ScriptedBackend(),
+    ctx = ToolContext(session_id=session_id, store=store, engine=small,
                       ask=tool_ask(ScriptedBackend(), threading.Event()))
     with pytest.raises(ToolError, match="pre-aggregate"):
         run(tools, "analyze_data", ctx, prompt="x", table="big")

@@ -115,13 +115,17 @@ def test_the_escape_corpus_changes_nothing_and_reads_no_file(tmp_path, pg_server
     "SELECT * FROM sales FOR UPDATE",
     "SELECT set_config('default_transaction_read_only', 'off', false), nextval('counter')",
 ])
-def test_the_read_only_transaction_refuses_writes_the_parse_check_never_saw(pg_server, sql):
+@pytest.mark.parametrize("cap", [10, 1_000_000], ids=["capped", "server-cursor"])
+def test_the_read_only_transaction_refuses_writes_the_parse_check_never_saw(pg_server, sql, cap):
     before = snapshot(pg_server)
     spec = parse_url("pg", pg_server.url("postgres", password=pg_server.super_password))
     engine = PostgresEngine(spec)
     try:
-        with pytest.raises(AnalysisError, match="read-only transaction|must not contain data-modifying"):
-            engine.query(sql, max_rows=10, timeout=10)    # straight to the server, no parse check
+        # a small cap wraps the statement in SELECT … LIMIT, where a data-modifying WITH is refused
+        # before it could run (it must be at the top level); either way nothing is written
+        with pytest.raises(AnalysisError,
+                           match="read-only transaction|must not contain data-modifying|must be at the top level"):
+            engine.query(sql, max_rows=cap, timeout=10)    # straight to the server, no parse check
         assert engine.query("SELECT count(*) FROM sales", max_rows=1, timeout=10).column(0).to_pylist() == [5_000]
     finally:
         engine.close()
