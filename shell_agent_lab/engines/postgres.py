@@ -12,13 +12,13 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
-import time
 from typing import Any
 
 import pyarrow as pa
 
 from ..analysis.errors import QueryFailedError, QueryTimeoutError, RowCapError
 from . import _arrow
+from ._watch import start_watch
 from .base import Dialect, EngineError, RemoteTable
 from .urls import ConnectionSpec, redact
 
@@ -95,7 +95,7 @@ class PostgresEngine:
         with self._lock:
             conn = self._connection()
             done, timed_out = threading.Event(), threading.Event()
-            watcher = _watch(self, timeout, cancel, done, timed_out)
+            watcher = start_watch(self.cancel, timeout, cancel, done, timed_out, grace=2.0, name="postgres-query-watch")
             try:
                 conn.execute("BEGIN TRANSACTION READ ONLY")
                 try:
@@ -194,25 +194,3 @@ def _type_name(conn: Any, oid: int) -> str:
 def _line(exc: BaseException) -> str:
     text = redact(str(exc)).strip().splitlines()
     return text[0][:300] if text else type(exc).__name__
-
-
-def _watch(engine: PostgresEngine, timeout: float | None, cancel: threading.Event | None,
-           done: threading.Event, timed_out: threading.Event) -> threading.Thread | None:
-    """Send a cancel request on Stop, or a little after the server's own timeout should have fired."""
-    if cancel is None and not (timeout and timeout > 0):
-        return None
-    deadline = time.monotonic() + timeout + 2.0 if timeout and timeout > 0 else None
-
-    def watch() -> None:
-        while not done.wait(0.05):
-            if cancel is not None and cancel.is_set():
-                engine.cancel()
-                return
-            if deadline is not None and time.monotonic() >= deadline:
-                timed_out.set()
-                engine.cancel()
-                return
-
-    thread = threading.Thread(target=watch, name="postgres-query-watch", daemon=True)
-    thread.start()
-    return thread

@@ -12,13 +12,13 @@ import itertools
 import logging
 import re
 import threading
-import time
 from typing import Any
 
 import pyarrow as pa
 
 from ..analysis.errors import QueryFailedError, QueryTimeoutError, RowCapError
 from . import _arrow
+from ._watch import start_watch
 from .base import Dialect, EngineError, RemoteTable
 from .urls import ConnectionSpec, redact
 
@@ -86,7 +86,7 @@ class SparkEngine:
             done, timed_out = threading.Event(), threading.Event()
             spark.addTag(tag)
             self._tag = tag
-            watcher = _watch(self, timeout, cancel, done, timed_out)
+            watcher = start_watch(self.cancel, timeout, cancel, done, timed_out, name="spark-query-watch")
             try:
                 frame = make(spark)
                 table = frame.limit(max_rows + 1).toArrow()
@@ -188,24 +188,3 @@ def _line(exc: BaseException) -> str:
         return f"{status.group(1) + ': ' if status else ''}{details.group(1)}"[:300]
     text = [line for line in raw.strip().splitlines() if line.strip()]
     return text[0][:300] if text else type(exc).__name__
-
-
-def _watch(engine: SparkEngine, timeout: float | None, cancel: threading.Event | None,
-           done: threading.Event, timed_out: threading.Event) -> threading.Thread | None:
-    if cancel is None and not (timeout and timeout > 0):
-        return None
-    deadline = time.monotonic() + timeout if timeout and timeout > 0 else None
-
-    def watch() -> None:
-        while not done.wait(0.05):
-            if cancel is not None and cancel.is_set():
-                engine.cancel()
-                return
-            if deadline is not None and time.monotonic() >= deadline:
-                timed_out.set()
-                engine.cancel()
-                return
-
-    thread = threading.Thread(target=watch, name="spark-query-watch", daemon=True)
-    thread.start()
-    return thread

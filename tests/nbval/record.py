@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -28,7 +27,7 @@ sys.path.insert(0, str(HERE))
 
 from notebooks_src import GROUPS, NOTEBOOKS as SOURCES  # noqa: E402
 
-from shell_agent_lab.notebook.nbrun import execute  # noqa: E402
+from shell_agent_lab.notebook.nbrun import execute, temporary_environ  # noqa: E402
 
 
 def build(name: str) -> nbformat.NotebookNode:
@@ -52,17 +51,9 @@ def run_group(names: list[str], *, mode: str, source: str | None, timeout: int) 
                "SHELL_AGENT_LAB_CASSETTE": str(NOTEBOOKS / "cassettes" / f"{name}.json")}
         if source:
             env["SHELL_AGENT_LAB_CASSETTE_SOURCE"] = source
-        saved = {k: os.environ.get(k) for k in env}
-        os.environ.update(env)
-        try:
+        with temporary_environ(env):
             nb = build(name)
             execute(nb, cwd=NOTEBOOKS, timeout=timeout)     # cells written by /cells go in below and run
-        finally:
-            for k, v in saved.items():
-                if v is None:
-                    os.environ.pop(k, None)
-                else:
-                    os.environ[k] = v
         nbformat.write(nb, NOTEBOOKS / f"{name}.ipynb")
         print(f"recorded {name}.ipynb", flush=True)
 
