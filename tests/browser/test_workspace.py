@@ -51,9 +51,14 @@ def test_an_answers_cells_are_inserted_in_order_under_the_asking_cell_run_and_sa
     step.locator(".sal-tool-sql summary").click()
     expect(step.locator(".sal-tool-sql pre")).to_have_text(Q1)
     expect(cell_output(page, 2)).to_contain_text("2 cells below reproduce this answer")
+    # the picture in docs/workspace.md: the scripted set-up cells folded away, as a reader sees it
+    fold = "(hidden) => window.jupyterapp.shell.currentWidget.content.widgets.slice(0, 2).forEach(c => " \
+           "{ c.inputHidden = hidden; c.outputHidden = hidden; })"
+    page.evaluate(fold, True)
     cells.nth(4).scroll_into_view_if_needed()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "workspace.png"))
+    page.evaluate(fold, False)
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
     saved = _saved(lab_server["root"], name)
