@@ -33,10 +33,10 @@ from . import loader as _loader
 from . import staging as _staging
 from .background_store import STREAM_PREFIX, BackgroundStores, late_type_change
 from .dataframes import describe_frame, find_frames, fingerprint, same_fingerprint
-from .errors import (AnalysisError, LoadError, open_failure, write_failure, QueryFailedError, QueryTimeoutError, RowCapError, SQLRejectedError,
+from .errors import (AnalysisError, LoadError, open_failure, write_failure, QueryFailedError, QueryTimeoutError, SQLRejectedError,
                      TableNameError, UnknownTableError)
 from .results import INTERNAL_PREFIX as _INTERNAL
-from .results import QueryResult, TableInfo, is_internal_name, quote_ident, validate_table_name
+from .results import QueryResult, TableInfo, collect_capped, is_internal_name, quote_ident, validate_table_name
 from .results import first_line as _first_line
 from .settings import AnalysisSettings, parse_size, perfect_hash_bits
 from .sql_gate import GatedSQL, SQLGate
@@ -668,19 +668,8 @@ class AnalysisEngine(BackgroundStores):
         ``settings.max_result_bytes`` as soon as a batch passes either."""
         reader = relation.to_arrow_reader(_BATCH)
         try:
-            batches: list[pa.RecordBatch] = []
-            count = size = 0
-            for batch in reader:
-                count += batch.num_rows
-                size += batch.nbytes
-                if count > cap:
-                    raise RowCapError(_cap_message(cap, path))
-                if size > self.settings.max_result_bytes:
-                    raise RowCapError(
-                        f"the result is larger than {self.settings.max_result_bytes / 2**20:,.0f} MiB; "
-                        "select fewer or shorter columns, or aggregate.")
-                batches.append(batch)
-            return pa.Table.from_batches(batches, schema=reader.schema)
+            return collect_capped(reader, reader.schema, max_rows=cap, max_bytes=self.settings.max_result_bytes,
+                                  too_many_rows=_cap_message(cap, path))
         finally:
             try:
                 reader.close()

@@ -2,16 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import pyarrow as pa
 
 from .dataframes import IDENTIFIER
-from .errors import TableNameError
+from .errors import RowCapError, TableNameError
 from .render import format_value, render_rows
 
 __all__ = ["TableInfo", "QueryResult", "quote_ident", "validate_table_name", "first_line",
-           "INTERNAL_PREFIX", "is_internal_name", "MAX_NAME"]
+           "INTERNAL_PREFIX", "is_internal_name", "MAX_NAME", "collect_capped"]
 
 MAX_NAME = 128
 #: names the engine uses for itself (load streams, background stores); refused as table names
@@ -121,6 +122,24 @@ def validate_table_name(name: Any) -> str:
     if is_internal_name(name):
         raise TableNameError(f"table names starting with {INTERNAL_PREFIX!r} are reserved.")
     return name
+
+
+def collect_capped(batches: Iterable[pa.RecordBatch], schema: pa.Schema, *, max_rows: int, max_bytes: int,
+                   too_many_rows: str) -> pa.Table:
+    """Concatenate ``batches`` into a table, raising :class:`RowCapError` as soon as they pass
+    ``max_rows`` (with ``too_many_rows`` as the message) or ``max_bytes``."""
+    kept: list[pa.RecordBatch] = []
+    rows = size = 0
+    for batch in batches:
+        rows += batch.num_rows
+        size += batch.nbytes
+        if rows > max_rows:
+            raise RowCapError(too_many_rows)
+        if size > max_bytes:
+            raise RowCapError(f"the result is larger than {max_bytes / 2**20:,.0f} MiB; select fewer or shorter "
+                              "columns, or aggregate.")
+        kept.append(batch)
+    return pa.Table.from_batches(kept, schema=schema)
 
 
 def first_line(exc: BaseException) -> str:

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import decimal
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
 
-__all__ = ["arrow_type", "to_batch", "collect", "short"]
+__all__ = ["arrow_type", "to_batch", "short"]
 
 _TYPES = {
     "int2": pa.int16(), "int4": pa.int32(), "int8": pa.int64(), "oid": pa.int64(),
@@ -40,24 +40,6 @@ def to_batch(rows: Sequence[Sequence[Any]], schema: pa.Schema) -> pa.RecordBatch
     columns = list(zip(*rows)) if rows else [()] * len(schema)
     arrays = [pa.array([_convert(v, f.type) for v in col], type=f.type) for col, f in zip(columns, schema)]
     return pa.RecordBatch.from_arrays(arrays, schema=schema)
-
-
-def collect(batches: Iterable[pa.RecordBatch], schema: pa.Schema, *, max_rows: int, max_bytes: int,
-            too_many: Any) -> pa.Table:
-    """Concatenate ``batches``; ``too_many(message)`` (an exception factory) past either cap."""
-    kept: list[pa.RecordBatch] = []
-    rows = size = 0
-    for batch in batches:
-        rows += batch.num_rows
-        size += batch.nbytes
-        if rows > max_rows:
-            raise too_many(f"the result has more than {max_rows:,} rows; aggregate (GROUP BY), filter or add "
-                           "LIMIT so the work stays on the server.")
-        if size > max_bytes:
-            raise too_many(f"the result is larger than {max_bytes / 2**20:,.0f} MiB; select fewer or shorter "
-                           "columns, or aggregate.")
-        kept.append(batch)
-    return pa.Table.from_batches(kept, schema=schema)
 
 
 def short(value: Any, limit: int = 40) -> str:

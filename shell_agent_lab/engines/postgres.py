@@ -16,7 +16,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..analysis.errors import QueryFailedError, QueryTimeoutError, RowCapError
+from ..analysis.errors import QueryFailedError, QueryTimeoutError
+from ..analysis.results import collect_capped
 from . import _arrow
 from ._watch import start_watch
 from .base import Dialect, EngineError, RemoteTable
@@ -27,6 +28,8 @@ __all__ = ["PostgresEngine"]
 log = logging.getLogger(__name__)
 
 _BATCH = 5_000
+_TOO_MANY_ROWS = ("the result has more than {:,} rows; aggregate (GROUP BY), filter or add LIMIT so the "
+                  "work stays on the server.")
 #: results capped at this many rows are read through a plain cursor (see :meth:`PostgresEngine._run`)
 _CLIENT_SIDE_ROWS = 100_000
 _MAX_BYTES = 256 * 2**20
@@ -120,8 +123,8 @@ class PostgresEngine:
                                 if not rows:
                                     return
                                 yield _arrow.to_batch(rows, schema)
-                        table = _arrow.collect(batches(), schema, max_rows=max_rows, max_bytes=self._max_bytes,
-                                               too_many=RowCapError)
+                        table = collect_capped(batches(), schema, max_rows=max_rows, max_bytes=self._max_bytes,
+                                               too_many_rows=_TOO_MANY_ROWS.format(max_rows))
                 finally:
                     if not conn.broken and not conn.closed:
                         conn.execute("ROLLBACK")

@@ -16,7 +16,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from ..analysis.errors import QueryFailedError, QueryTimeoutError, RowCapError
+from ..analysis.errors import QueryFailedError, QueryTimeoutError
+from ..analysis.results import collect_capped
 from . import _arrow
 from ._watch import start_watch
 from .base import Dialect, EngineError, RemoteTable
@@ -110,13 +111,9 @@ class SparkEngine:
                     pass
                 if watcher is not None:
                     watcher.join()
-        if table.num_rows > max_rows:
-            raise RowCapError(f"the result has more than {max_rows:,} rows; aggregate (GROUP BY), filter or add "
-                              "LIMIT so the work stays on the cluster.")
-        if table.nbytes > self._max_bytes:
-            raise RowCapError(f"the result is larger than {self._max_bytes / 2**20:,.0f} MiB; select fewer or "
-                              "shorter columns, or aggregate.")
-        return table
+        return collect_capped(table.to_batches(), table.schema, max_rows=max_rows, max_bytes=self._max_bytes,
+                              too_many_rows=f"the result has more than {max_rows:,} rows; aggregate (GROUP BY), "
+                                            "filter or add LIMIT so the work stays on the cluster.")
 
     def query(self, sql: str, *, max_rows: int, timeout: float | None,
               cancel: threading.Event | None = None) -> pa.Table:
