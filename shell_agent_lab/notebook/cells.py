@@ -15,7 +15,10 @@ import json
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..agent._types import Reply
 
 __all__ = ["AgentCell", "CELLS_MIME", "CELL_TAG", "MARK", "cells_for", "cells_bundle", "cells_in_outputs", "rerun"]
 
@@ -69,7 +72,7 @@ def _rerun_code(tool: str, arguments: dict[str, Any]) -> str:
     return f"from shell_agent_lab.notebook.cells import rerun\nrerun({tool!r}, {_python_literal(args)})"
 
 
-def cells_for(reply: Any, message: str) -> list[AgentCell]:
+def cells_for(reply: "Reply", message: str) -> list[AgentCell]:
     """The cells that reproduce ``reply``'s answer to ``message``, in the order the tools ran (pure)."""
     head = question_line(message)
     out: list[AgentCell] = []
@@ -84,10 +87,10 @@ def cells_for(reply: Any, message: str) -> list[AgentCell]:
             seen.add(source)
             out.append(AgentCell(kind, source, tool, run))
 
-    for activity in getattr(reply, "tool_activity", None) or []:
+    for activity in reply.tool_activity:
         if activity.status != "success":
             continue
-        ran = getattr(activity, "ran", None) or {}
+        ran = activity.ran
         args = activity.arguments if isinstance(activity.arguments, dict) else {}
         if activity.name in _SQL_TOOLS:
             for sql in ran.get("sql") or []:
@@ -100,7 +103,7 @@ def cells_for(reply: Any, message: str) -> list[AgentCell]:
         elif activity.name == "run_python":
             for code in ran.get("code") or []:
                 add("python", code, activity.name)
-    for code in getattr(reply, "cells", None) or []:      # chosen "insert only" at approval: not run
+    for code in reply.cells:      # chosen "insert only" at approval: not run
         add("python", code, "run_python", run=False)
     return out
 
@@ -177,13 +180,13 @@ def asking_cell_id(shell: Any) -> str | None:
     return str(cell_id) if cell_id else None
 
 
-def deliver(runtime: Any, reply: Any, message: str, *, live: bool, after_cell_id: str | None = None) -> str:
+def deliver(runtime: Any, reply: "Reply", message: str, *, live: bool, after_cell_id: str | None = None) -> str:
     """After a turn: keep the cells of ``reply`` (``r.cells``, ``%agent /cells``) and, with a live
     frontend, insert them under the asking cell and run them. Returns "inserted", "kept" (no
     frontend took them) or "off" (``ShellAgent.cells`` is "off", or the turn failed: nothing done,
     the caller keeps today's behaviour)."""
     settings = getattr(getattr(runtime, "agent", None), "settings", None)
-    if getattr(settings, "cells", "insert") == "off" or getattr(reply, "error", None):
+    if getattr(settings, "cells", "insert") == "off" or reply.error:
         return "off"
     cells = cells_for(reply, message)
     runtime.last_cells = cells
