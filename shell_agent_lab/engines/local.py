@@ -23,12 +23,10 @@ class LocalEngine:
         self.engine = engine
 
     def list_tables(self) -> list[RemoteTable]:
-        return [RemoteTable(t.name, list(t.columns), rows=t.rows, rows_exact=t.rows_exact, samples=dict(t.samples))
-                for t in self.engine.tables()]
+        return [_as_remote(t) for t in self.engine.tables()]
 
     def describe(self, table: str) -> RemoteTable:
-        t = self.engine.describe(table)
-        return RemoteTable(t.name, list(t.columns), rows=t.rows, rows_exact=t.rows_exact, samples=dict(t.samples))
+        return _as_remote(self.engine.describe(table))
 
     def sample(self, table: str, rows: int = 5) -> pa.Table:
         return self.engine.preview(table, rows).table
@@ -47,3 +45,6 @@ class LocalEngine:
         """The session owns its database; closing this view of it leaves it open."""
 
 
+def _as_remote(t: Any) -> RemoteTable:
+    """A session table (:class:`~shell_agent_lab.analysis.results.TableInfo`) in the interface's terms."""
+    return RemoteTable(t.name, list(t.columns), rows=t.rows, rows_exact=t.rows_exact, samples=dict(t.samples))
