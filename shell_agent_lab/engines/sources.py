@@ -137,7 +137,13 @@ class Sources:
     def row_count(self, name: str) -> int:
         if self._remote_name(name) is None:
             return self.local.row_count(name)
-        return int(self.query(f"SELECT count(*) AS n FROM {name}", path="analyze").rows[0][0])
+        routed = self.route(f"SELECT count(*) AS n FROM {name}")
+        assert routed is not None          # the name is a connection's
+        conn, sql = routed
+        self._used(conn)
+        # counted on the server and not kept: the session table <conn>_result stays the user's last result
+        data = self.connections.engine(conn).query(sql, max_rows=1, timeout=self.local.settings.query_timeout)
+        return int(data.column(0)[0].as_py())
 
     def rows_window(self, name: str, offset: int, limit: int) -> QueryResult:
         remote = self._remote_name(name)

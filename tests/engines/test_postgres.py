@@ -127,7 +127,10 @@ def test_a_server_that_goes_away_mid_query_leaves_the_session_intact(src, pg_ser
 
 
 def test_analyze_data_counts_on_the_server_but_never_reads_a_remote_table_row_by_row(src):
+    assert src.query("SELECT region FROM pg.sales GROUP BY region").row_count == 4
     assert src.row_count("pg.sales") == 5_000
+    # counting is not a result of the user's: the last one stays the session table pg_result
+    assert src.query("SELECT count(*) AS n FROM pg_result").rows == [(4,)]
     with pytest.raises(AnalysisError, match="stage the rows to read first with save_query"):
         src.rows_window("pg.sales", 0, 100)
 
