@@ -115,6 +115,16 @@ def schema_in_prompt_on(settings: Any, backend: Backend, tool_set: str = "full")
     return _is_local(backend)
 
 
+def answer_strategy_for(settings: Any, tool_set: str) -> str:
+    """``ShellAgent.answer_strategy``: "program" or "tools"; "auto" (the default) writes a pandas
+    program first with the compact tool set (the embedded code model writes pandas best) and
+    uses the tool loop otherwise."""
+    value = getattr(settings, "answer_strategy", None) or "auto"
+    if value in ("program", "tools"):
+        return value
+    return "program" if tool_set == "compact" else "tools"
+
+
 def _is_local(backend: Backend) -> bool:
     profile = getattr(backend, "profile", None)
     return bool(getattr(profile, "is_local", False)) or backend.name == "local"

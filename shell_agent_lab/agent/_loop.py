@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
+from ..context.builder import earlier_turns, refers_back
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
 from ..tools.approval import ApprovalGate, rejection_text
@@ -92,6 +93,11 @@ class TurnEnv:
     #: a question about the data must be answered from a tool call on its first round (small
     #: local models otherwise answer follow-up questions from nothing)
     require_tool_first: bool = False
+    #: how a data question is answered first: "program" (the model writes a pandas program the
+    #: product checks, runs and composes the answer from) or "tools" (the tool loop)
+    answer_strategy: str = "tools"
+    #: seconds a program may run
+    program_timeout: float = 30.0
     #: set by the loop: whether a model answer was recorded (drives extraction and titles)
     answered: bool = field(default=False, init=False)
 
@@ -470,8 +476,77 @@ class _Turn:
                 return "ground", grounding_note(loose)
         return None
 
+    def _finish(self, text: str) -> str:
+        """The answer's slots written in the form the question asks, from computed values only."""
+        from ..answers.compose import finish
+        from ..answers.forms import read_form
+
+        form = read_form(self._message)
+        if form.style == "free":
+            return finish(form, text, computed=True).text
+        computed = any(a.status == "success" for a in self.reply.tool_activity)
+        sources = self._evidence
+
+        def grounded(raw: str) -> bool:
+            return not ungrounded_numbers(raw, sources)
+
+        return finish(form, text, computed=computed, grounded=grounded).text
+
+    def _by_program(self) -> bool:
+        """Answer a data question with a pandas program first (see ``_program_path``); True when
+        it answered."""
+        env = self.env
+        if env.answer_strategy != "program":
+            return False
+        tables = _tables(env.engine)
+        names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
+        if not tables or not mentions_data(self._message, names):
+            return False
+        from ..answers.program_run import run_program
+        from ._program_path import PROGRAM_TOOL, answer_by_program, frames_for, record_program
+
+        frames = frames_for(env.engine, env.namespace)
+        if not frames:
+            return False
+        call_id = f"call-{env.turn_id}-program"
+
+        def on_step(kind: str, data: dict[str, Any]) -> None:
+            if kind == "program_start":
+                env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
+                                           "arguments": {"code": data["code"]}})
+            else:
+                status = "error" if data.get("error") else "success"
+                lines = [ln for ln in (data.get("error") or data.get("output") or "").splitlines() if ln.strip()]
+                env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
+                                         "status": status, "summary": _summary(lines[-1] if lines else "")})
+
+        context = ""
+        if refers_back(self._message):     # "And for 2021?": the earlier questions say what "that" is
+            try:
+                earlier = [r for r in env.store.list_records(self.sid)][:-1]
+                context = earlier_turns(earlier, lambda t: t, turns=2)
+            except Exception:
+                log.debug("could not read the earlier questions", exc_info=True)
+        outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames, question=self._message,
+                                    run_program=run_program, cancel=env.cancel, on_step=on_step, context=context,
+                                    timeout=env.program_timeout)
+        self._check_cancel()
+        if outcome.composed is None:
+            log.info("no program answered (%s); the tool loop answers", outcome.error)
+            return False
+        live = {t.name for t in _tables(env.engine) if t.kind == "dataframe"}
+        record_program(env, self.sid, self.reply, outcome, call_id, tables=[n for n in frames if n not in live])
+        self._evidence.append(outcome.output)
+        text = outcome.composed.text
+        env.store.append_record(self.sid, "assistant", text)
+        self.reply.text = text
+        env.answered = True
+        return True
+
     def _loop(self) -> None:
         env = self.env
+        if self._by_program():
+            return
         retried: set[str] = set()
         notes: list[str] = []
         choice = self._first_choice()
@@ -512,6 +587,7 @@ class _Turn:
                 if text.strip():
                     if env.tool_set == "compact":
                         text = correct_rounding(text, self._evidence[1:])
+                    text = self._finish(text)
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True

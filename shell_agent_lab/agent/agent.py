@@ -38,7 +38,8 @@ from ..llm.types import Backend
 from ..tools.approval import ApprovalGate, Approver
 from ..tools.registry import ToolRegistry
 from . import _context
-from ._backends import BackendSlot, auto_extract_on, auto_title_on, schema_in_prompt_on, tool_set_for
+from ._backends import (BackendSlot, answer_strategy_for, auto_extract_on, auto_title_on, schema_in_prompt_on,
+                        tool_set_for)
 from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
 from ._loop import TurnEnv, run_turn
@@ -700,7 +701,9 @@ class Agent:
                        settings=settings, clock=self._clock,
                        budget=_context.make_budget(backend, profile, settings.max_context_tokens),
                        schema_in_prompt=schema_in_prompt_on(settings, backend, tool_set),
-                       tool_set=tool_set, require_tool_first=tool_set == "compact")
+                       tool_set=tool_set, require_tool_first=tool_set == "compact",
+                       answer_strategy=answer_strategy_for(settings, tool_set),
+                       program_timeout=float(getattr(settings, "program_timeout", 30.0) or 30.0))
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:

@@ -368,6 +368,22 @@ class AnalysisEngine(BackgroundStores):
                 return self._table_info(canonical, samples=True)
             return self._frame_info(canonical)
 
+    def frame(self, name: str, *, max_rows: int = 2_000_000) -> Any:
+        """A loaded table read into a pandas DataFrame (a live DataFrame is returned as it is);
+        refused with AnalysisError when it has more than ``max_rows`` rows."""
+        with self._lock:
+            self.refresh_dataframes()
+            kind, canonical = self._resolve(name)
+            if kind == "dataframe":
+                return self._frames[canonical]
+            self._check_open()
+            quoted = quote_ident(canonical)
+            rows = self._conn.execute(f"SELECT count(*) FROM {quoted}").fetchone()[0]
+            if rows > max_rows:
+                raise AnalysisError(f"{canonical!r} has {rows:,} rows, more than the {max_rows:,} a "
+                                    "DataFrame is made of here; query it with SQL instead.")
+            return self._conn.execute(f"SELECT * FROM {quoted}").df()
+
     def column_stats(self, name: str, *, timeout: float | None = None) -> dict[str, tuple[int, int]]:
         """Per column: (non-null values, approximate distinct values), in one scan."""
         with self._lock:

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 if TYPE_CHECKING:  # pragma: no cover
     from ..agent._types import Reply
 
-__all__ = ["AgentCell", "CELLS_MIME", "CELL_TAG", "MARK", "cells_for", "cells_bundle", "cells_in_outputs", "rerun"]
+__all__ = ["AgentCell", "CELLS_MIME", "CELL_TAG", "MARK", "cells_for", "cells_bundle", "cells_in_outputs", "rerun",
+           "table_frame"]
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +101,7 @@ def cells_for(reply: "Reply", message: str) -> list[AgentCell]:
             add("chart", _rerun_code("create_chart", {**args, "sql": sqls[0]}), activity.name)
         elif activity.name in _RERUN_TOOLS:
             add("python", _rerun_code(activity.name, args), activity.name)
-        elif activity.name == "run_python":
+        elif activity.name in ("run_python", "run_pandas"):
             for code in ran.get("code") or []:
                 add("python", code, activity.name)
     for code in reply.cells:      # chosen "insert only" at approval: not run
@@ -162,6 +163,18 @@ def rerun(tool: str, arguments: dict[str, Any]) -> Any:
     if not charts:
         print(result.content)
     return None
+
+
+def table_frame(name: str) -> Any:
+    """A session table of this notebook as a pandas DataFrame (what a program's cell over a
+    loaded table reads)."""
+    from .runtime import get_runtime
+
+    agent = get_runtime().agent
+    engine = agent.engine()
+    if engine is None:
+        raise RuntimeError("no analysis engine in this session" + (f" ({agent.engine_error})" if agent.engine_error else ""))
+    return engine.frame(name)
 
 
 def asking_cell_id(shell: Any) -> str | None:

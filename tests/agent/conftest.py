@@ -15,7 +15,8 @@ from shell_agent_lab.llm.scripted import ScriptedBackend
 
 @pytest.fixture
 def settings():
-    return ShellAgent(auto_extract=False, auto_title=False)
+    # the tool loop: these tests script its calls (the program path has tests of its own)
+    return ShellAgent(auto_extract=False, auto_title=False, answer_strategy="tools")
 
 
 class Recorder:

@@ -1,0 +1,196 @@
+"""A data question answered by a short pandas program: the model writes it, the product checks
+and runs it on views of the notebook's DataFrames, and code writes the answer in the form the
+question asks (the program path).
+
+A code model writes pandas over listed columns better than it writes a JSON tool call, then
+SQL, then retypes numbers. So for a question about the data the model is asked for one program;
+the guarded runner (:mod:`..answers.program_run`) refuses anything that could write or reach
+outside, runs the rest on Copy-on-Write views, and the answer composer
+(:mod:`..answers.compose`) copies and rounds the values it printed. A program that fails or is
+refused goes back to the model once with its error. The program becomes a cell under the asking
+cell, so Run All reproduces the number. When no program succeeds the turn falls back to the
+tool loop.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..answers.compose import Composed, compose
+from ..answers.forms import AnswerForm, read_form
+from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, program_prompt,
+                                      retry_prompt)
+from ..llm.types import ChatOptions, Message
+from ._types import ToolActivity
+
+__all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "with_imports", "cell_code",
+           "record_program"]
+
+log = logging.getLogger(__name__)
+
+#: the name the program's run is recorded under (a tool call in the records, a Python cell)
+PROGRAM_TOOL = "run_pandas"
+#: tokens a program may take (the longest programs of the answer benchmarks use ~350)
+_MAX_PROGRAM_TOKENS = 700
+#: rows a session table may have to be read into a DataFrame for a program
+_MAX_TABLE_ROWS = 2_000_000
+_ATTEMPTS = 2
+
+_IMPORTS = (("pd", "import pandas as pd", r"\bimport\s+pandas\s+as\s+pd\b"),
+            ("np", "import numpy as np", r"\bimport\s+numpy\s+as\s+np\b"),
+            ("stats", "from scipy import stats", r"\bfrom\s+scipy\s+import\s+[^\n]*\bstats\b|\bimport\s+scipy\.stats\s+as\s+stats\b"))
+
+
+def with_imports(code: str) -> str:
+    """``code`` with the imports of ``pd``, ``np`` and ``stats`` it uses but does not make (so its
+    cell runs on its own in the notebook)."""
+    missing = [line for name, line, made in _IMPORTS
+               if re.search(rf"(?<![\w.]){name}\.", code) and not re.search(made, code)]
+    return "\n".join([*missing, code]) if missing else code
+
+
+@dataclass
+class ProgramOutcome:
+    """What the program path did: the answer when one was composed."""
+
+    composed: Composed | None = None
+    code: str = ""
+    output: str = ""
+    error: str | None = None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def _samples(frame: Any, column: Any, n: int = 3) -> list[str]:
+    try:
+        values = frame[column].head(200).dropna().astype(str).unique()[:n]
+    except Exception:
+        return []
+    return [str(v) for v in values]
+
+
+def frames_for(engine: Any, namespace: Any) -> dict[str, Any]:
+    """The pandas DataFrames a program may use: the notebook's live ones, else the session's
+    loaded tables read into DataFrames (when not too large)."""
+    import pandas as pd
+
+    from ..analysis.dataframes import find_frames
+
+    frames = {n: f for n, f in find_frames(namespace or {}).items() if isinstance(f, pd.DataFrame)}
+    if engine is None:
+        return frames
+    try:
+        tables = list(engine.tables())
+    except Exception:
+        return frames
+    reader = getattr(engine, "frame", None)
+    if reader is None:
+        return frames
+    live = [t for t in tables if t.kind == "dataframe" and t.library == "pandas" and t.name not in frames]
+    loaded = [t for t in tables if t.kind == "table" and t.rows <= _MAX_TABLE_ROWS]
+    for info in live if (live or frames) else loaded[:4]:
+        try:
+            frame = reader(info.name) if info.kind == "dataframe" else reader(info.name, max_rows=_MAX_TABLE_ROWS)
+        except Exception:
+            log.debug("could not read %s as a DataFrame", info.name, exc_info=True)
+            continue
+        if isinstance(frame, pd.DataFrame):
+            frames[info.name] = frame
+    return frames
+
+
+def _views(frames: dict[str, Any], engine: Any) -> list[FrameView]:
+    views = []
+    for name, frame in frames.items():
+        hints: dict[str, Any] = {}
+        profile = getattr(engine, "column_profile", None)
+        if profile is not None:
+            try:
+                hints = profile(name)
+            except Exception:
+                log.debug("no column profile for %s", name, exc_info=True)
+        columns = [(str(c), str(t)) for c, t in zip(frame.columns, frame.dtypes)]
+        samples = {str(c): _samples(frame, c) for c in list(frame.columns)[:80]}
+        views.append(FrameView(name, int(len(frame)), columns, samples, hints))
+    return views
+
+
+def _problem(run: Any) -> str | None:
+    if getattr(run, "refused", None):
+        return "the program was refused: " + "; ".join(run.refused)
+    if not run.ok:
+        return run.error or "the program failed"
+    return None
+
+
+def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], question: str,
+                      run_program: Callable[..., Any], cancel: Any = None, context: str = "",
+                      on_step: Callable[[str, dict[str, Any]], None] | None = None,
+                      timeout: float = 30.0, clock: Callable[[], float] = time.perf_counter) -> ProgramOutcome:
+    """Ask ``backend`` for a program answering ``question`` over ``frames``, run it (once more
+    after a failure) and compose the answer. ``on_step`` hears "program_start"/"program_end"."""
+    started = clock()
+    form: AnswerForm = read_form(question)
+    given = list(frames)
+    prompt = program_prompt(_views(frames, engine), question, form, context=context)
+    messages = [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
+    outcome = ProgramOutcome()
+    for attempt in range(_ATTEMPTS):
+        options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_MAX_PROGRAM_TOKENS)
+        response = backend.chat(messages, [], options=options)
+        text = response.text or ""
+        code = extract_code(text)
+        if code is None:
+            error = "the reply held no ```python code block"
+            outcome.attempts.append({"code": "", "error": error})
+            messages += [Message("assistant", text), Message("user", retry_prompt(error))]
+            continue
+        code = with_imports(own_frames(code, given))
+        if on_step:
+            on_step("program_start", {"code": code, "attempt": attempt + 1})
+        run = run_program(code, frames, timeout=timeout)
+        error = _problem(run)
+        outcome.attempts.append({"code": code, "error": error, "output": run.stdout, "seconds": run.seconds})
+        if on_step:
+            on_step("program_end", {"code": code, "error": error, "output": run.stdout})
+        if error is None:
+            composed = compose(form, run.stdout, values=getattr(run, "values", None) or {})
+            outcome.code, outcome.output = code, run.stdout
+            if composed.complete or attempt + 1 == _ATTEMPTS:
+                outcome.composed = composed if composed.complete or composed.values else None
+                break
+            error = ("it printed no value for " + ", ".join(composed.missing)
+                     + ". Print every value in the form asked.")
+        outcome.error = error
+        messages += [Message("assistant", f"```python\n{code}\n```"), Message("user", retry_prompt(error))]
+    outcome.seconds = clock() - started
+    return outcome
+
+
+def cell_code(code: str, tables: list[str]) -> str:
+    """The program as a notebook cell: as it is over live DataFrames; over session tables, inside
+    a function that gets each table as a DataFrame (so no new variable lands in the notebook)."""
+    if not tables:
+        return code
+    body = "\n".join(("    " + line) if line.strip() else "" for line in code.splitlines())
+    args = ", ".join(f"{t}=table_frame({t!r})" for t in tables)
+    return (f"from shell_agent_lab.notebook.cells import table_frame\n\n\n"
+            f"def _program({', '.join(tables)}):\n{body}\n\n\n_program({args})")
+
+
+def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call_id: str,
+                   tables: list[str] | None = None) -> None:
+    """Keep the program's run in the records and the reply (its cell, its step line)."""
+    arguments = {"code": outcome.code}
+    env.store.append_record(sid, "assistant", "", tool_calls=[{"id": call_id, "name": PROGRAM_TOOL,
+                                                                "arguments": arguments}])
+    env.store.append_record(sid, "tool", outcome.output or "(no output)", tool_name=PROGRAM_TOOL,
+                            tool_call_id=call_id, status="success")
+    lines = [ln for ln in (outcome.output or "").splitlines() if ln.strip()]
+    summary = lines[-1][:200] if lines else "ran"
+    reply.tool_activity.append(ToolActivity(tool_call_id=call_id, name=PROGRAM_TOOL, arguments=arguments,
+                                            status="success", summary=summary,
+                                            ran={"code": [cell_code(outcome.code, list(tables or []))]}))

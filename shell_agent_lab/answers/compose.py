@@ -1,0 +1,251 @@
+"""The answer written by code from computed results, in the form the question asks (pure).
+
+A program (or a tool) computes; this module reads what it printed, finds each slot's value
+(``@name[value]`` lines, an ``Answer:`` line, or the only value printed) and writes it in the
+slot's form: rounded as asked, a whole number, Yes/No, a plain list. A slot that no computed
+result fills says "could not compute" and why: never a number nobody computed.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .forms import ANSWER_LINE, CLOSED, AnswerForm, Slot
+
+__all__ = ["Composed", "compose", "finish", "format_value", "printed_parts", "tidy_numbers", "NOT_COMPUTED"]
+
+NOT_COMPUTED = "could not compute"
+
+_PART = re.compile(r"@([A-Za-z_][\w.]*)\[([^\]\n]*)\]")
+_LINE = re.compile(r"^\s*\**Answer\**\s*:\s*(.+?)\s*$", re.I | re.M)
+_WRAPPED = re.compile(r"\b(?:np|numpy)\.(?:float|int|str_|bool_?|True_|False_)\w*\(\s*['\"]?(.*?)['\"]?\s*\)")
+_NUMBER = re.compile(r"^[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][-+]?\d+)?$")
+_TRUE = {"true", "yes", "y", "1", "1.0", "np.true_", "t"}
+_FALSE = {"false", "no", "n", "0", "0.0", "np.false_", "f"}
+#: a long decimal tail in prose: 32050.23183153285
+_CODE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_LONG_FLOAT = re.compile(r"(?<![\w.@\[])(-?\d+)\.(\d{4,})(?!\w|\.\d)")
+
+
+@dataclass(frozen=True)
+class Composed:
+    text: str
+    #: slot label → the value written for it
+    values: dict[str, str] = field(default_factory=dict)
+    #: slots nothing computed, with the reason
+    missing: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return not self.missing
+
+
+def _unwrap(raw: Any) -> str:
+    text = str(raw).strip()
+    text = _WRAPPED.sub(lambda m: m.group(1), text)
+    return text.strip().strip("`*").strip().strip("\"'").strip()
+
+
+def _number(raw: Any) -> float | None:
+    if isinstance(raw, bool):
+        return float(raw)
+    if isinstance(raw, (int, float)):
+        return float(raw)
+    text = _unwrap(raw)
+    text = re.sub(r"^[$€£¥]|[$€£¥%]$", "", text.replace(" ", "")).strip()
+    if not text or not _NUMBER.match(text) or not re.search(r"\d", text):
+        return None
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def plain_number(value: float, decimals: int | None = None) -> str:
+    """``value`` as an answer writes it: at ``decimals`` places, else without a long tail."""
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    if decimals is not None:
+        text = f"{value:.{decimals}f}"
+        return text[1:] if re.fullmatch(r"-0\.?0*", text) else text
+    if float(value).is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if abs(value) >= 1:
+        return f"{value:.6f}".rstrip("0").rstrip(".")
+    return f"{value:.6g}" if abs(value) >= 1e-4 else f"{value:.4e}"
+
+
+def _listed(raw: str) -> list[str]:
+    text = _unwrap(raw)
+    m = re.match(r"^(?:Index|array|list)?\s*\(?\s*\[(.*)\]", text, re.S)
+    if m:
+        text = m.group(1)
+    items = [_unwrap(p) for p in re.split(r",(?![^()]*\))", text)]
+    return [i for i in items if i]
+
+
+def format_value(raw: Any, slot: Slot) -> str | None:
+    """``raw`` written in ``slot``'s form, or None when it cannot be read as that kind."""
+    if raw is None:
+        return None
+    text = _unwrap(raw)
+    if not text or text.lower() in ("nan", "none", "null", "<na>", "nat"):
+        return None
+    kind = slot.kind
+    if kind == "bool":
+        low = text.lower().rstrip(".!")
+        low = low.split()[0] if low.split() else low
+        if low in _TRUE:
+            return "True" if slot.truth == "true" else "Yes"
+        if low in _FALSE:
+            return "False" if slot.truth == "true" else "No"
+        return None
+    if kind == "list":
+        items = []
+        for item in _listed(text):
+            n = _number(item)
+            items.append(plain_number(n, slot.decimals) if n is not None else item)
+        return ", ".join(items) if items else None
+    number = _number(text)
+    if kind == "integer":
+        return str(int(round(number))) if number is not None else None
+    if kind in ("number", "percent"):
+        return plain_number(number, slot.decimals) if number is not None else None
+    if number is not None and kind == "any":
+        return plain_number(number, slot.decimals)
+    return text
+
+
+def printed_parts(printed: str) -> tuple[dict[str, str], str | None]:
+    """The ``@name[value]`` parts (last one of each name wins) and the last ``Answer:`` line."""
+    parts: dict[str, str] = {}
+    for m in _PART.finditer(printed or ""):
+        parts[m.group(1)] = m.group(2)
+    lines = _LINE.findall(printed or "")
+    return parts, (lines[-1] if lines else None)
+
+
+def _only_value(printed: str) -> str | None:
+    """The value a program printed when it printed just one (one non-empty line)."""
+    lines = [ln.strip() for ln in (printed or "").splitlines() if ln.strip()]
+    return lines[0] if len(lines) == 1 else None
+
+
+def tidy_numbers(text: str, decimals: int | None = None) -> str:
+    """Long decimal tails in prose written as a person would (``32050.23183153285`` → ``32,050.23``)."""
+    def one(m: re.Match[str]) -> str:
+        value = float(f"{m.group(1)}.{m.group(2)}")
+        places = decimals if decimals is not None else (2 if abs(value) >= 1 else 4)
+        return f"{value:,.{places}f}" if abs(value) >= 10_000 else f"{value:.{places}f}"
+    # code (fenced blocks, inline spans) is left exactly as written
+    pieces = re.split(r"(```.*?```|`[^`\n]*`)", text or "", flags=re.S)
+    return "".join(p if p.startswith("`") else _LONG_FLOAT.sub(one, p) for p in pieces)
+
+
+def _body(printed: str, limit: int = 20) -> str:
+    """What the program printed besides its answer lines (context for the reader)."""
+    kept = [ln.rstrip() for ln in (printed or "").splitlines()
+            if ln.strip() and not _PART.search(ln) and not _LINE.match(ln)]
+    if len(kept) > limit:
+        kept = kept[:limit] + [f"… ({len(kept) - limit} more lines)"]
+    return "\n".join(kept)
+
+
+def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None = None,
+            failure: str | None = None) -> Composed:
+    """The answer to a question asked in ``form``, written from what a program ``printed`` and
+    its top-level ``values``; ``failure`` is why nothing was computed (every slot then says so)."""
+    values = values or {}
+    parts, line = printed_parts(printed)
+    written: dict[str, str] = {}
+    missing: dict[str, str] = {}
+    why = failure or "the computation printed no value for it"
+    if form.style == CLOSED:
+        lines = []
+        for slot in form.slots:
+            raw = parts.get(slot.name)
+            if raw is None and slot.name in values:
+                raw = values[slot.name]
+            if raw is None and len(form.slots) == 1:
+                raw = line if line is not None else _only_value(printed)
+                printed = printed if line is not None else ""
+            value = None if failure else format_value(raw, slot)
+            if value is None:
+                missing[slot.label()] = why if raw is None or failure else f"{raw!r} is not {slot.kind}"
+                lines.append(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})")
+            else:
+                written[slot.label()] = value
+                lines.append(f"@{slot.name}[{value}]")
+        body = _body(printed) if not failure else ""
+        return Composed("\n".join(x for x in (body, "\n".join(lines)) if x), written, missing)
+    if form.style == ANSWER_LINE:
+        slot = form.slots[0]
+        raw = line if line is not None else _only_value(printed)
+        if raw is None and "answer" in values:
+            raw = values["answer"]
+        value = None if failure else format_value(raw, slot)
+        body = _body(printed) if not failure and line is not None else ""
+        if value is None:
+            missing["Answer:"] = why if raw is None or failure else f"{raw!r} is not {slot.kind}"
+            return Composed("\n".join(x for x in (body, f"Answer: {NOT_COMPUTED} ({missing['Answer:']})") if x),
+                            written, missing)
+        written["Answer:"] = value
+        return Composed("\n".join(x for x in (body, f"Answer: {value}") if x), written, missing)
+    if failure:
+        return Composed(f"I could not compute the answer: {failure}", {}, {"answer": failure})
+    text = tidy_numbers((printed or "").strip(), form.decimals)
+    if not text:
+        return Composed(f"I could not compute the answer: {why}", {}, {"answer": why})
+    return Composed(text, {}, {})
+
+
+def finish(form: AnswerForm, text: str, *, computed: bool, grounded: Any = None) -> Composed:
+    """A model's own answer ``text`` with its slots written in the form asked: each value
+    rounded as asked; a slot with no value, or whose number no computed result holds
+    (``grounded(raw)`` is False), or any slot when nothing was ``computed`` (every tool call
+    failed), says "could not compute" instead. Free prose gets its long numbers tidied."""
+    if form.style not in (CLOSED, ANSWER_LINE):
+        return Composed(tidy_numbers(text, form.decimals))
+    written: dict[str, str] = {}
+    missing: dict[str, str] = {}
+
+    def judge(slot: Slot, raw: str | None) -> str | None:
+        if raw is None:
+            missing[slot.label()] = "the answer gave no value for it"
+            return None
+        if not computed:
+            missing[slot.label()] = "no computation succeeded"
+            return None
+        value = format_value(raw, slot)
+        if value is None:
+            missing[slot.label()] = f"{_unwrap(raw)!r} is not {slot.kind}"
+            return None
+        if grounded is not None and _number(raw) is not None and not grounded(_unwrap(raw)):
+            missing[slot.label()] = f"no computed result holds {_unwrap(raw)}"
+            return None
+        written[slot.label()] = value
+        return value
+
+    out = _CODE.sub("", text or "").strip()      # a program or query shown is not the answer's slots
+    if form.style == CLOSED:
+        parts, _ = printed_parts(out)
+        tail = []
+        for slot in form.slots:
+            value = judge(slot, parts.get(slot.name))
+            pattern = re.compile(rf"@{re.escape(slot.name)}\[[^\]\n]*\]")
+            if value is not None:
+                out = pattern.sub(lambda _m, v=value, n=slot.name: f"@{n}[{v}]", out)
+            elif pattern.search(out):
+                out = pattern.sub(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})", out)
+            else:
+                tail.append(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})")
+        out = "\n".join(x for x in (out.rstrip(), "\n".join(tail)) if x)
+        return Composed(out, written, missing)
+    slot = form.slots[0]
+    _, line = printed_parts(out)
+    value = judge(slot, line)
+    body = _LINE.sub("", out).rstrip() if line is not None else out.rstrip()
+    final = f"Answer: {value}" if value is not None else f"Answer: {NOT_COMPUTED} ({missing['Answer:']})"
+    return Composed("\n".join(x for x in (body, final) if x), written, missing)

@@ -1,0 +1,203 @@
+"""What the model is asked when it answers by writing a pandas program, and how its reply
+becomes a program (pure).
+
+The prompt lists each DataFrame's columns exactly as pandas names them, with their dtypes, a
+few values and what the values hide (numbers or dates stored as text, missing markers), each
+hint as the pandas expression that reads it. The reply's code block is taken as the program;
+lines that would reload the data are dropped, and a program that changes a DataFrame it was
+given works on its own view of it instead (``df_view = df.copy(deep=False)``: under
+Copy-on-Write nothing is copied and the user's frame never changes).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from .forms import AnswerForm
+
+__all__ = ["FrameView", "describe_frames", "program_prompt", "retry_prompt", "extract_code", "own_frames",
+           "SYSTEM_PROMPT"]
+
+SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
+                 "short, correct Python programs.")
+
+_MAX_COLUMNS = 60
+_NOT_VALUES = frozenset({"", "nan", "NaN", "None", "NaT", "<NA>", "null", "NULL"})
+
+
+@dataclass(frozen=True)
+class FrameView:
+    """One DataFrame as the prompt describes it."""
+
+    name: str
+    rows: int
+    columns: Sequence[tuple[str, str]]              # (name, dtype as pandas prints it)
+    samples: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    #: per column: {"text_numbers": bool, "date_format": str, "missing": [markers]}
+    hints: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+def _clip(text: str, limit: int = 30) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _column_line(frame: str, column: str, dtype: str, samples: Sequence[str], hints: Mapping[str, Any]) -> str:
+    ref = f"{frame}[{column!r}]"
+    shown = list(dict.fromkeys(s for s in samples if str(s) not in _NOT_VALUES))[:3]
+    line = f"- {column!r} ({dtype})"
+    if shown:
+        numeric = re.match(r"(?:u?int|float|bool|Int|Float|UInt|boolean)", dtype) is not None
+        line += ": " + ", ".join(_clip(s) if numeric else repr(_clip(s)) for s in shown)
+    date_format = str(hints.get("date_format") or "")
+    if hints.get("text_numbers"):
+        line += (f" — numbers stored as text; read with pd.to_numeric({ref}.astype(str).str.replace("
+                 f"r'[^0-9.eE+-]', '', regex=True), errors='coerce')")
+    elif date_format in ("DATE", "TIMESTAMP"):
+        line += f" — dates stored as text; read with pd.to_datetime({ref}, errors='coerce')"
+    elif date_format:
+        line += f" — dates stored as text; read with pd.to_datetime({ref}, format={date_format!r}, errors='coerce')"
+    missing = [m for m in hints.get("missing") or () if m and m != "NULL"]
+    if missing:
+        line += "; missing written as " + ", ".join(repr(m) for m in missing[:4])
+    return line
+
+
+def describe_frames(frames: Sequence[FrameView]) -> str:
+    """The prompt's description of the DataFrames the program can use."""
+    blocks = []
+    for f in frames:
+        cols = list(f.columns)
+        head = (f"DataFrame `{f.name}` ({f.rows:,} rows, {len(cols)} columns), already loaded. "
+                "Its columns, exactly as named, with dtype and example values:")
+        lines = [_column_line(f.name, c, t, f.samples.get(c) or (), f.hints.get(c) or {})
+                 for c, t in cols[:_MAX_COLUMNS]]
+        if len(cols) > _MAX_COLUMNS:
+            lines.append(f"- … and {len(cols) - _MAX_COLUMNS} more: " + ", ".join(repr(c) for c, _ in cols[_MAX_COLUMNS:]))
+        blocks.append(head + "\n" + "\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm, *, context: str = "") -> str:
+    """The user message that asks for the program."""
+    names = ", ".join(f"`{f.name}`" for f in frames)
+    earlier = f"Earlier in this conversation:\n{context}\n\n" if context else ""
+    return (f"{describe_frames(frames)}\n\n{earlier}Question: {question.strip()}\n\n"
+            f"Write one ```python code block that computes the answer from {names} with pandas "
+            "(numpy as np and scipy.stats are available).\n"
+            f"- The data is already loaded in {names}: do not read files or create sample data.\n"
+            "- Use the column names exactly as listed above.\n"
+            "- Do not modify the given DataFrame in place; work on a copy if you add columns.\n"
+            "- Missing values are left out of every computation unless the question says otherwise.\n"
+            f"- {form.print_instruction()}")
+
+
+def retry_prompt(error: str) -> str:
+    return (f"Running the program failed: {error}\n"
+            "Fix it and write the whole corrected program again in one ```python code block.")
+
+
+_FENCE = re.compile(r"```(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
+
+
+def extract_code(text: str) -> str | None:
+    """The program in a reply: its first fenced code block (or the reply itself when it is code)."""
+    blocks = [b for b in _FENCE.findall(text or "") if b.strip()]
+    if blocks:
+        return max(blocks, key=len).strip() if len(blocks) > 1 and not _parses(blocks[0]) else blocks[0].strip()
+    body = (text or "").strip()
+    return body if body and _parses(body) and re.search(r"\bprint\s*\(", body) else None
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        return False
+    return True
+
+
+def _reads_data(node: ast.stmt, given: set[str]) -> bool:
+    """``df = pd.read_csv(...)`` (or any ``read_*``) of a given frame: the data is already loaded."""
+    if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+        return False
+    func = node.value.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    targets = {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return name.startswith("read_") and bool(targets & given)
+
+
+def _writes(tree: ast.AST, given: set[str]) -> set[str]:
+    """Given frames the program changes: item/attribute writes, ``del``, ``inplace=True``."""
+    hit: set[str] = set()
+
+    def base(node: ast.AST) -> str | None:
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
+        return node.id if isinstance(node, ast.Name) else None
+
+    for node in ast.walk(tree):
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = list(node.targets)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if any(k.arg == "inplace" for k in node.keywords):
+                name = base(node.func.value)
+                if name in given:
+                    hit.add(name)
+        for t in targets:
+            if isinstance(t, (ast.Subscript, ast.Attribute)):
+                name = base(t)
+                if name in given:
+                    hit.add(name)
+    return hit
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        if node.id in self.names:
+            return ast.copy_location(ast.Name(id=self.names[node.id], ctx=node.ctx), node)
+        return node
+
+
+def _rename(tree: ast.Module, names: Mapping[str, str]) -> str:
+    """The program with the variables in ``names`` renamed (f-strings included)."""
+    return ast.unparse(ast.fix_missing_locations(_Rename(names).visit(tree)))
+
+
+def own_frames(code: str, given: Sequence[str]) -> str:
+    """``code`` made to leave the given frames alone: reloads of them dropped, and a frame it
+    changes replaced by its own view (``df_view = df.copy(deep=False)``). Code that does not
+    parse is returned as it is (the check reports it)."""
+    names = set(given)
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    lines = code.splitlines()
+    drop = [n for n in tree.body if _reads_data(n, names)]
+    for node in reversed(drop):
+        end = getattr(node, "end_lineno", node.lineno)
+        del lines[node.lineno - 1: end]
+    code = "\n".join(lines)
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code
+    changed = sorted(_writes(tree, names))
+    if not changed:
+        return code
+    mapping = {n: f"{n}_view" for n in changed}
+    renamed = _rename(tree, mapping).strip("\n")
+    header = "\n".join(f"{mapping[n]} = {n}.copy(deep=False)  # the program's own view: {n} stays as it is"
+                       for n in changed)
+    return f"{header}\n{renamed}"

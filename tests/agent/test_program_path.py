@@ -1,0 +1,144 @@
+"""A data question answered by a pandas program: the model writes it, the product runs it on a
+view of the notebook's DataFrame and writes the answer; its cell reproduces the number."""
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pandas as pd
+import pytest
+
+from shell_agent_lab.agent import Agent
+from shell_agent_lab.agent._program_path import with_imports
+from shell_agent_lab.agent.factory import default_registry
+from shell_agent_lab.analysis import AnalysisEngine
+from shell_agent_lab.events import EventBus
+from shell_agent_lab.llm.scripted import ScriptedBackend, call
+from shell_agent_lab.notebook.cells import cells_for
+
+SALES = pd.DataFrame({"region": ["West", "East", "West", "South"],
+                      "Price (USD)": ["$1,200.50", "$80", "$15.25", "n/a"], "units": [3, 5, 7, 2]})
+
+
+def _program(body: str) -> str:
+    return f"Here is the program:\n```python\n{body}\n```"
+
+
+@pytest.fixture()
+def program_agent(store, settings):
+    agents = []
+
+    def make(backend, frame=SALES, approval="ask"):
+        # "ask" with nobody to ask declines every tool that needs approval: a program needs none
+        settings.tool_set, settings.approval_policy, settings.answer_strategy = "compact", approval, "program"
+        namespace = {"sales": frame}
+        agent = Agent(store=store, registry=default_registry(), events=EventBus(), settings=settings,
+                      backend=backend,
+                      engine_factory=lambda s: AnalysisEngine(store.session_dir(s.id) / "analysis.duckdb",
+                                                              namespace=lambda: namespace))
+        agent.open_session(None, notebook_path=f"program-{len(agents)}.ipynb")
+        agents.append(agent)
+        return agent, namespace
+
+    yield make
+    for agent in agents:
+        agent.close()
+
+
+def test_the_answer_is_composed_from_what_the_program_printed(program_agent):
+    code = ("d = sales.copy()\n"
+            "d['price'] = pd.to_numeric(d['Price (USD)'].str.replace(r'[^0-9.]', '', regex=True), errors='coerce')\n"
+            "avg = d.loc[d['region'] == 'West', 'price'].mean()\n"
+            "print(f'@avg[{avg}]')")
+    backend = ScriptedBackend([_program(code)])
+    agent, _ = program_agent(backend)
+    r = agent.run("What is the average price in the West? End your answer with @avg[value] "
+                  "(rounded to 2 decimal places).")
+    assert r.error is None
+    assert r.text == "@avg[607.88]"                    # 607.875, rounded by code as asked
+    assert len(backend.requests) == 1 and backend.requests[0].tools == []
+    prompt = backend.requests[0].messages[-1].content
+    assert "'Price (USD)' (" in prompt and "numbers stored as text" in prompt and "@avg[" in prompt
+    [activity] = r.tool_activity
+    assert activity.name == "run_pandas" and activity.status == "success"
+
+
+def test_a_program_that_writes_to_the_frame_works_on_its_own_view(program_agent):
+    code = ("import pandas as pd\nsales = pd.read_csv('sales.csv')\n"
+            "sales['total'] = sales['units'] * 2\nprint(f\"@total[{sales['total'].sum()}]\")")
+    backend = ScriptedBackend([_program(code)])
+    agent, namespace = program_agent(backend)
+    before = namespace["sales"].copy(deep=True)
+    r = agent.run("Twice the units, summed? End your answer with @total[value] (a whole number).")
+    assert r.text == "@total[34]"
+    pd.testing.assert_frame_equal(namespace["sales"], before)
+    [cell] = cells_for(r, "Twice the units, summed?")
+    assert "read_csv" not in cell.source and "sales_view = sales.copy(deep=False)" in cell.source
+    # the cell reproduces the number in the notebook's namespace and leaves the frame alone
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(cell.source, {"sales": namespace["sales"]})
+    assert "@total[34]" in out.getvalue()
+    pd.testing.assert_frame_equal(namespace["sales"], before)
+
+
+def test_a_failing_program_goes_back_once_with_its_error(program_agent):
+    bad = "print(f\"@n[{sales['Region'].nunique()}]\")"
+    good = "print(f\"@n[{sales['region'].nunique()}]\")"
+    backend = ScriptedBackend([_program(bad), _program(good)])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many regions are there? End your answer with @n[value] (a whole number).")
+    assert r.text == "@n[3]"
+    retry = backend.requests[1].messages[-1].content
+    assert "KeyError" in retry and "'region'" in retry          # the error names the real columns
+
+
+def test_when_no_program_succeeds_the_tool_loop_answers(program_agent):
+    bad = "print(sales['nope'])"
+    backend = ScriptedBackend([_program(bad), _program(bad),
+                               call("query_sql", {"sql": "SELECT count(*) AS n FROM sales"}), "@n[4]"])
+    agent, _ = program_agent(backend, approval="approve")
+    r = agent.run("How many rows are there? End your answer with @n[value] (a whole number).")
+    assert r.text == "@n[4]"
+    assert [a.name for a in r.tool_activity] == ["query_sql"]
+
+
+def test_a_question_not_about_the_data_goes_to_the_loop(program_agent):
+    backend = ScriptedBackend(["Hello! Ask me about your data."])
+    agent, _ = program_agent(backend)
+    assert agent.run("hello there").text == "Hello! Ask me about your data."
+    assert backend.requests[0].tools            # the loop's request, with tools
+
+
+def test_imports_are_added_for_the_cell():
+    assert with_imports("x = np.mean([1])\nprint(stats.norm.cdf(0))") == \
+        "import numpy as np\nfrom scipy import stats\nx = np.mean([1])\nprint(stats.norm.cdf(0))"
+    assert with_imports("import numpy as np\nprint(np.pi)") == "import numpy as np\nprint(np.pi)"
+
+
+def test_a_loaded_table_is_read_into_a_frame_and_its_cell_gets_it_by_name(store, settings, tmp_path):
+    from shell_agent_lab.agent._program_path import cell_code
+
+    csv = tmp_path / "trips.csv"
+    csv.write_text("city,km\nOslo,3.5\nBergen,10\nOslo,4.5\n", encoding="utf-8")
+    settings.tool_set, settings.answer_strategy = "compact", "program"
+    code = "print(f\"@km[{trips.loc[trips['city'] == 'Oslo', 'km'].sum()}]\")"
+    backend = ScriptedBackend([_program(code)])
+    agent = Agent(store=store, registry=default_registry(), events=EventBus(), settings=settings, backend=backend,
+                  engine_factory=lambda s: AnalysisEngine(store.session_dir(s.id) / "analysis.duckdb",
+                                                          namespace=lambda: {}))
+    agent.open_session(None, notebook_path="tables.ipynb")
+    try:
+        agent.engine().load(str(csv), "trips")
+        r = agent.run("Total km in Oslo? End your answer with @km[value] (rounded to 1 decimal place).")
+        assert r.text == "@km[8.0]"
+        assert "DataFrame `trips` (3 rows" in backend.requests[0].messages[-1].content
+        [cell] = cells_for(r, "Total km in Oslo?")
+        assert "_program(trips=table_frame('trips'))" in cell.source
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(cell_code(code, ["trips"]).replace("from shell_agent_lab.notebook.cells import table_frame", ""),
+                 {"table_frame": agent.engine().frame})
+        assert "@km[8.0]" in out.getvalue()
+    finally:
+        agent.close()

@@ -1,0 +1,120 @@
+"""The answer form read from a question, and the answer written from what a program printed."""
+from __future__ import annotations
+
+import pytest
+
+from shell_agent_lab.answers.compose import NOT_COMPUTED, compose, format_value, tidy_numbers
+from shell_agent_lab.answers.forms import Slot, read_form
+
+
+@pytest.mark.parametrize("question, slots", [
+    ('What is the mean fare? @mean_fare[mean_fare_value] where "mean_fare_value" is a float rounded to two '
+     'decimal places.', [("mean_fare", "number", 2)]),
+    ("Which region sells most? End your answer with @region[value] (the region's name) and @revenue[value] "
+     "(rounded to 2 decimal places).", [("region", "text", None), ("revenue", "number", 2)]),
+    ('Is the difference significant? @p_value[p], @significant[yes_or_no] where "p" is a number rounded to four '
+     'decimal places and "yes_or_no" is "Yes" or "No".', [("p_value", "number", 4), ("significant", "bool", None)]),
+    ("How many rows are there? @rows[value] (a whole number)", [("rows", "integer", 0)]),
+    ("Share of late orders? @late[value] (a percentage from 0 to 100, rounded to 1 decimal place)",
+     [("late", "percent", 1)]),
+    ("The top three? @top[value] (a comma-separated list)", [("top", "list", None)]),
+])
+def test_closed_form_slots(question, slots):
+    form = read_form(question)
+    assert form.style == "closed"
+    assert [(s.name, s.kind, s.decimals) for s in form.slots] == slots
+
+
+@pytest.mark.parametrize("question, kind, decimals", [
+    ("How many customers churned? End with a line Answer: <value>", "integer", 0),
+    ("Does the mean exceed 5? Reply yes or no. End with a final line `Answer: <value>`.", "bool", None),
+    ("What share of orders were returned, as a percentage rounded to 1 decimal? Finish with Answer: <value>",
+     "percent", 1),
+    ("Which carrier is slowest? End with a line Answer: <value>", "text", None),
+    ("List the three busiest stations, comma-separated. End with a line Answer: <value>", "list", None),
+])
+def test_answer_line(question, kind, decimals):
+    form = read_form(question)
+    assert form.style == "line"
+    assert (form.slots[0].kind, form.slots[0].decimals) == (kind, decimals)
+
+
+def test_free_question_has_no_slots():
+    form = read_form("Which region has the highest revenue?")
+    assert form.style == "free" and form.slots == ()
+
+
+def test_values_are_rounded_as_asked_not_retyped():
+    form = read_form("Mean? @mean[value] (rounded to 2 decimal places) and @p[value] (rounded to 4 decimal places)"
+                     " and @n[value] (a whole number)")
+    out = compose(form, "working...\n@mean[0.081333]\n@p[1.068182e-16]\n@n[2081990.35981308]")
+    assert out.complete
+    assert "@mean[0.08]" in out.text and "@p[0.0000]" in out.text and "@n[2081990]" in out.text
+    assert "working..." in out.text
+
+
+def test_a_slot_nothing_computed_says_so_and_holds_no_number():
+    form = read_form("Mean and region? @mean[value] (rounded to 2 decimal places) and @region[value] (its name)")
+    out = compose(form, "@region[West]")
+    assert not out.complete and "@mean" in " ".join(out.missing)
+    assert f"@mean: {NOT_COMPUTED}" in out.text and "@mean[" not in out.text
+
+
+def test_failure_answers_every_slot_could_not_compute():
+    form = read_form("Is it significant? Answer yes or no. End with a line Answer: <value>")
+    out = compose(form, "", failure="column 'Wins' does not exist")
+    assert out.text.endswith(f"Answer: {NOT_COMPUTED} (column 'Wins' does not exist)")
+    assert "Yes" not in out.text and "No" not in out.text.split("(")[0]
+
+
+def test_answer_line_from_the_only_value_printed():
+    form = read_form("How many orders were late? End with a line Answer: <value>")
+    assert compose(form, "41.0\n").text == "Answer: 41"
+
+
+@pytest.mark.parametrize("raw, slot, written", [
+    ("np.float64(3.14159)", Slot("x", "number", 2), "3.14"),
+    ("True", Slot("x", "bool", truth="yes"), "Yes"),
+    ("no", Slot("x", "bool", truth="true"), "False"),
+    ("['North', 'South']", Slot("x", "list"), "North, South"),
+    ("Index(['a', 'b'], dtype='object')", Slot("x", "list"), "a, b"),
+    ("$1,234.567", Slot("x", "number", 1), "1234.6"),
+    ("-0.0001", Slot("x", "number", 2), "0.00"),
+    ("'West'", Slot("x", "text"), "West"),
+    ("12.0", Slot("x", "any"), "12"),
+    ("0.123456789", Slot("x", "any"), "0.123457"),
+    ("maybe", Slot("x", "bool"), None),
+    ("n/a", Slot("x", "number", 2), None),
+    ("nan", Slot("x", "number", 2), None),
+])
+def test_format_value(raw, slot, written):
+    assert format_value(raw, slot) == written
+
+
+def test_prose_numbers_are_written_as_a_person_would():
+    assert tidy_numbers("smokers 32050.23183153285, others 8434.268297856199, r=0.98765") == \
+        "smokers 32,050.23, others 8434.27, r=0.9877"
+    assert tidy_numbers("@x[3.14159265]") == "@x[3.14159265]"      # a closed-form slot is not prose
+
+
+def test_prose_tidy_leaves_code_alone():
+    text = "Mean 3.14159265.\n```sql\nSELECT 3.14159265\n```\nand `x = 2.7182818`"
+    assert tidy_numbers(text) == "Mean 3.14.\n```sql\nSELECT 3.14159265\n```\nand `x = 2.7182818`"
+
+
+def test_finish_rounds_the_model_slots_and_refuses_ungrounded_ones():
+    from shell_agent_lab.answers.compose import finish
+
+    form = read_form("Mean and r? @mean[value] (rounded to 2 decimal places) and @r[value] (rounded to 3 decimal places)")
+    out = finish(form, "The mean is high. @mean[51032080.7130] @r[0.987]", computed=True,
+                 grounded=lambda raw: raw != "0.987")
+    assert "@mean[51032080.71]" in out.text
+    assert "@r[" not in out.text and "@r: could not compute (no computed result holds 0.987)" in out.text
+
+
+def test_finish_after_failed_calls_states_no_category():
+    from shell_agent_lab.answers.compose import finish
+
+    form = read_form("Which diagnosis is most common? End with a line Answer: <value>")
+    out = finish(form, "Answer: Alzheimers", computed=False)
+    assert out.text == "Answer: could not compute (no computation succeeded)"
