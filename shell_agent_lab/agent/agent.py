@@ -700,7 +700,8 @@ class Agent:
                        settings=settings, clock=self._clock,
                        budget=_context.make_budget(backend, profile, settings.max_context_tokens),
                        schema_in_prompt=schema_in_prompt_on(settings, backend, tool_set),
-                       tool_set=tool_set, require_tool_first=tool_set == "compact")
+                       tool_set=tool_set, require_tool_first=tool_set == "compact",
+                       question_budget=settings.question_budget)
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:
