@@ -183,6 +183,7 @@ class _Turn:
     _counts: dict[str, int]
     _deadline: Deadline
     _results: list[tuple[str, str]]
+    _replies: int
 
     def __init__(self, env: TurnEnv) -> None:
         self.env = env
@@ -201,7 +202,7 @@ class _Turn:
     def _out_of_time(self) -> None:
         """The budget is spent: answer from the tools' results so far (never a number of its own)."""
         env = self.env
-        text = late_answer(self._deadline.budget, self._results, started=bool(self.reply.tool_activity))
+        text = late_answer(self._deadline.budget, self._results, started=self._replies > 0)
         env.store.append_record(self.sid, "assistant", text)
         self.reply.text = text
         env.publish("question_budget_spent", {"turn_id": env.turn_id, "budget": self._deadline.budget,
@@ -312,8 +313,11 @@ class _Turn:
                 def on_text(piece: str) -> None:
                     if piece:
                         env.publish("stream_token", {"turn_id": env.turn_id, "text": piece})
-                return env.backend.stream(built.messages, tools, on_text=on_text, options=options)
-            return env.backend.chat(built.messages, tools, options=options)
+                response = env.backend.stream(built.messages, tools, on_text=on_text, options=options)
+            else:
+                response = env.backend.chat(built.messages, tools, options=options)
+        self._replies += 1
+        return response
 
     @contextlib.contextmanager
     def _heartbeat(self) -> Iterator[None]:
@@ -498,6 +502,7 @@ class _Turn:
         self._answer_next = False
         self._counts = {}
         self._results = []
+        self._replies = 0
         self._deadline = Deadline(env.question_budget, seconds_clock(env.clock))
         try:
             _context.run_lifecycle(env.store, self.sid, message)
