@@ -49,6 +49,12 @@ class Deadline:
         """Seconds left (None: no budget)."""
         return None if self.at is None else max(0.0, self.at - self.now())
 
+    def extend(self, seconds: float) -> None:
+        """Move the deadline ``seconds`` later (time the question did not spend working, such as
+        waiting for a person to approve a call)."""
+        if self.at is not None and seconds > 0:
+            self.at += seconds
+
     def spent(self) -> bool:
         return self.at is not None and self.now() >= self.at
 

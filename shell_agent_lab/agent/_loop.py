@@ -390,7 +390,9 @@ class _Turn:
         problem = argument_problem(call, descriptor.parameters, env.max_args_bytes)
         if problem:
             return ToolResult(f"Error: {problem}", status="error")
+        asked = self._deadline.now()
         decision = env.gate.check(descriptor, call.arguments, cancel=env.cancel)
+        self._deadline.extend(self._deadline.now() - asked)   # a person's time to decide is not the turn's
         activity.notice = decision.notice
         if not decision.approved:
             activity.status = "rejected"

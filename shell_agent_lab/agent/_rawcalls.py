@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 __all__ = ["strip_raw_calls"]
 
@@ -20,15 +21,14 @@ _CALL_START = re.compile(r"\{\s*\"(?:name|function|tool)\"\s*:\s*(?:\"[^\"]*\"|\
 _decoder = json.JSONDecoder()
 
 
-def _is_call(value: object) -> bool:
+def _is_call(value: Any) -> bool:
     if isinstance(value, list):
         return bool(value) and all(_is_call(v) for v in value)
     if not isinstance(value, dict):
         return False
-    if isinstance(value.get("function"), dict):
-        value = value["function"]
-    name = value.get("name") or value.get("tool") or value.get("tool_name")
-    return isinstance(name, str) and any(k in value for k in ("arguments", "parameters", "args", "input"))
+    body: dict[str, Any] = value["function"] if isinstance(value.get("function"), dict) else value
+    name = body.get("name") or body.get("tool") or body.get("tool_name")
+    return isinstance(name, str) and any(k in body for k in ("arguments", "parameters", "args", "input"))
 
 
 def _strip_bare(text: str) -> str:

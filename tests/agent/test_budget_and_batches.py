@@ -219,3 +219,23 @@ def test_compact_requests_are_sized_and_full_ones_are_not(make_agent, settings):
     backend.enqueue(Response(text="Hi again."))
     agent.run("hi again")
     assert backend.requests[1].options.max_output_tokens == _loop.ANSWER_TOKENS
+
+
+def test_time_spent_waiting_for_approval_does_not_count(make_agent, settings):
+    from shell_agent_lab.tools.approval import ApprovalDecision
+
+    settings.question_budget = 60
+    clock, runs = Clock(), []
+
+    def approver(request):
+        clock.now += 500                     # a person reads the call for minutes
+        return ApprovalDecision(True)
+
+    backend = ScriptedBackend([reply("", ToolCall(id="c1", name="count_orders", arguments={"region": "west"})),
+                               "West has 4211 orders."])
+    agent, _ = make_agent(backend, clock=clock, approver=approver)
+    tool = counting_tool(runs)
+    agent.registry.register(ToolDescriptor(tool.name, tool.description, tool.parameters, tool.handler,
+                                           category="write", approval_default=True))
+    r = agent.run("how many orders in the west?")
+    assert runs == [{"region": "west"}] and r.text == "West has 4211 orders."
