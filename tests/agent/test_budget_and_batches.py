@@ -239,3 +239,31 @@ def test_time_spent_waiting_for_approval_does_not_count(make_agent, settings):
                                            category="write", approval_default=True))
     r = agent.run("how many orders in the west?")
     assert runs == [{"region": "west"}] and r.text == "West has 4211 orders."
+
+
+# -- the pure parts ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, kept", [
+    ('{"name": "query_sql", "arguments": {"sql": "SELECT 1"}}', ""),
+    ('Here it is: <tool_call>{"name": "x", "arguments": {}}</tool_call>', "Here it is:"),
+    ('The total is 5.\n```json\n{"name": "query_sql", "arguments": {"sql": "SELECT 1 AND', "The total is 5."),
+    ('<tool_call>\n</tool_call>', ""),
+    ('The column {"a": 1} holds JSON.', 'The column {"a": 1} holds JSON.'),
+    ('```json\n{"region": "north", "total": 4}\n```', '```json\n{"region": "north", "total": 4}\n```'),
+    ("North sold 4211 units.", "North sold 4211 units."),
+])
+def test_strip_raw_calls_removes_calls_and_nothing_else(text, kept):
+    from shell_agent_lab.agent._rawcalls import strip_raw_calls
+
+    assert strip_raw_calls(text) == kept
+
+
+def test_late_answer_quotes_the_tools_and_adds_no_number():
+    from shell_agent_lab.agent._budget import late_answer
+
+    text = late_answer(90, [("query_sql", "n = 17\n(1 row)"), ("statistics", "mean = 3.25")], started=True)
+    assert text.startswith("Time ran out (the 90 s set by ShellAgent.question_budget)")
+    assert "**query_sql**\n```\nn = 17\n(1 row)\n```" in text and "mean = 3.25" in text
+    nothing = late_answer(90, [], started=True)
+    assert "no tool call had returned a result yet" in nothing
+    assert "question_budget = 180" in nothing
