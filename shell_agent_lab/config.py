@@ -74,6 +74,9 @@ class ShellAgent(Configurable):
                                 'tools otherwise).')
     program_timeout = Float(30.0, config=True, help="Seconds a pandas program may run before it is stopped.")
     max_tool_rounds = Int(10, config=True, help="Model calls per turn before the turn stops.")
+    question_budget = Float(90.0, config=True,
+                            help="Seconds one question may take (model requests and tool calls); when "
+                                 "they are spent the answer is what the tools returned so far. 0: no limit.")
     max_tool_call_args_bytes = Int(1024 * 1024, config=True,
                                    help="Largest tool-call argument object accepted (bytes of JSON).")
     max_global_memory = Int(100, config=True, help="Global Memory cap.")
@@ -118,6 +121,13 @@ class ShellAgent(Configurable):
         value = proposal["value"]
         if value < 1:
             raise TraitError(f"ShellAgent.{proposal['trait'].name} must be a positive number, got {value}")
+        return value
+
+    @validate("question_budget")
+    def _check_question_budget(self, proposal: Any) -> float:
+        value = proposal["value"]
+        if value < 0:
+            raise TraitError(f"ShellAgent.question_budget must be a number of seconds (0 for no limit), got {value}")
         return value
 
     @validate("run_python_timeout")

@@ -68,6 +68,7 @@ __all__ = [
     'MemoryListResult',
     'MemoryPinArgs',
     'MemoryPinResult',
+    'ModelWaitEvent',
     'NotebookCellsArgs',
     'NotebookCellsArgsCellsItem',
     'NotebookCellsResult',
@@ -76,6 +77,7 @@ __all__ = [
     'ObjectsAttachResultObject',
     'Profile',
     'ProfileChangedEvent',
+    'QuestionBudgetSpentEvent',
     'QueueClearedEvent',
     'QueueDispatchedEvent',
     'QueuedEvent',
@@ -122,7 +124,7 @@ PROTOCOL_VERSION = 1
 COMM_TARGET = 'shell_agent_lab'
 OP_NAMES: tuple[str, ...] = ('hello', 'send', 'notebook_cells', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set')
 #: every event of the agent's bus, in the schema's order
-EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed')
+EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'model_wait', 'question_budget_spent', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed')
 #: event name -> the keys its payload always carries
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'state_changed': ('state', 'previous'),
@@ -135,6 +137,8 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'tool_progress': ('turn_id', 'tool_call_id', 'name', 'detail', 'current', 'total'),
     'tool_end': ('turn_id', 'tool_call_id', 'name', 'status', 'summary'),
     'retry_backoff': ('attempt', 'max_attempts', 'delay', 'error'),
+    'model_wait': ('turn_id', 'elapsed', 'budget'),
+    'question_budget_spent': ('turn_id', 'budget', 'results'),
     'approval_request': ('request_id', 'tool_name', 'arguments', 'category', 'dialog', 'preview'),
     'approval_resolved': ('request_id', 'approved', 'feedback'),
     'queued': ('message', 'at', 'turn_id'),
@@ -581,6 +585,18 @@ RetryBackoffEvent = TypedDict('RetryBackoffEvent', {
     'max_attempts': 'int',
     'delay': 'float',
     'error': 'str | None',
+})
+
+ModelWaitEvent = TypedDict('ModelWaitEvent', {
+    'turn_id': 'str',
+    'elapsed': 'int',
+    'budget': 'float | None',
+})
+
+QuestionBudgetSpentEvent = TypedDict('QuestionBudgetSpentEvent', {
+    'turn_id': 'str',
+    'budget': 'float',
+    'results': 'int',
 })
 
 ApprovalRequestEvent = TypedDict('ApprovalRequestEvent', {

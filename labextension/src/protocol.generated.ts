@@ -457,6 +457,18 @@ export interface Events {
     error: string | null;
     [key: string]: unknown;
   };
+  model_wait: {
+    turn_id: string;
+    elapsed: number;
+    budget: number | null;
+    [key: string]: unknown;
+  };
+  question_budget_spent: {
+    turn_id: string;
+    budget: number;
+    results: number;
+    [key: string]: unknown;
+  };
   approval_request: {
     request_id: string;
     tool_name: string;
@@ -516,7 +528,7 @@ export interface Events {
   };
 }
 export type EventName = keyof Events;
-export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "command_result", "tool_start", "tool_progress", "tool_end", "retry_backoff", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed"];
+export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "command_result", "tool_start", "tool_progress", "tool_end", "retry_backoff", "model_wait", "question_budget_spent", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed"];
 
 /** Arguments of every command the kernel may ask the panel to run. */
 export interface Commands {

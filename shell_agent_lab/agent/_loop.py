@@ -5,16 +5,18 @@ the side panel and the tests. The loop never holds the agent's lock.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
 from ..context.builder import earlier_turns, refers_back
+from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
 from ..tools.approval import ApprovalGate, rejection_text
@@ -22,6 +24,9 @@ from ..tools.registry import ToolContext, ToolEngine, ToolError, ToolRegistry, T
 from . import _context
 from ._ask import tool_ask
 from ._arguments import argument_problem
+from ._batch import MAX_CALLS_PER_REPLY, SAME_CALL_TEXT, cap_note, plan_batch
+from ._budget import Deadline, DeadlineEvent, late_answer, seconds_clock
+from ._rawcalls import strip_raw_calls
 from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
                          LoopDetector, correct_rounding, format_note, grounding_note, missing_templates,
                          named_tool_note, written_query,
@@ -31,13 +36,24 @@ from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
 
-__all__ = ["TurnEnv", "TurnStore", "TurnContext", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT"]
+__all__ = ["TurnEnv", "TurnStore", "TurnContext", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT",
+           "MAX_CALLS_PER_REPLY", "CALL_TOKENS", "ANSWER_TOKENS", "OUT_OF_TIME_RESULT"]
 
 log = logging.getLogger(__name__)
 
 MAX_ROUNDS_TEXT = "(Max tool rounds reached)"
 CANCELLED_TEXT = "(Cancelled)"
 _SUMMARY_CHARS = 200
+#: output tokens of a request that must call a tool, and of any other (compact tool set, i.e. the
+#: small local models): the embedded model's recorded calls take at most ~120 tokens and its
+#: answers at most ~110 (notebooks/cassettes), so these leave 3-5x room while a runaway reply
+#: ends within seconds instead of minutes
+CALL_TOKENS = 400
+ANSWER_TOKENS = 600
+#: the result recorded for a call the question's time budget left no time to run
+OUT_OF_TIME_RESULT = "Not run: the time for this question ran out."
+#: seconds between two ``model_wait`` events while a model request runs
+_HEARTBEAT_SECONDS = 5.0
 
 
 class TurnStore(Protocol):
@@ -98,12 +114,18 @@ class TurnEnv:
     answer_strategy: str = "tools"
     #: seconds a program may run
     program_timeout: float = 30.0
+    #: seconds the whole question may take (``ShellAgent.question_budget``); 0: no limit
+    question_budget: float = 0.0
     #: set by the loop: whether a model answer was recorded (drives extraction and titles)
     answered: bool = field(default=False, init=False)
 
 
 class _Cancelled(Exception):
     pass
+
+
+class _OutOfTime(Exception):
+    """The question's time budget is spent."""
 
 
 def _summary(text: str) -> str:
@@ -165,6 +187,9 @@ class _Turn:
     _asked_for: set[str] | None
     _answer_next: bool
     _counts: dict[str, int]
+    _deadline: Deadline
+    _results: list[tuple[str, str]]
+    _replies: int
 
     def __init__(self, env: TurnEnv) -> None:
         self.env = env
@@ -174,9 +199,20 @@ class _Turn:
         self._fingerprint = self._store_fingerprint()
 
     # -- helpers ------------------------------------------------------------------------------
-    def _check_cancel(self) -> None:
+    def _check_cancel(self, budget: bool = True) -> None:
         if self.env.cancel.is_set():
             raise _Cancelled()
+        if budget and self._deadline.spent():
+            raise _OutOfTime()
+
+    def _out_of_time(self) -> None:
+        """The budget is spent: answer from the tools' results so far (never a number of its own)."""
+        env = self.env
+        text = late_answer(self._deadline.budget, self._results, started=self._replies > 0)
+        env.store.append_record(self.sid, "assistant", text)
+        self.reply.text = text
+        env.publish("question_budget_spent", {"turn_id": env.turn_id, "budget": self._deadline.budget,
+                                              "results": len(self._results)})
 
     def _tool_context(self, call_id: str = "", name: str = "") -> ToolContext:
         env = self.env
@@ -255,6 +291,7 @@ class _Turn:
             tools = compact_tools(tools, self._message)
         self._offered = {t.name for t in tools}
         response_format = None
+        must_call = tool_choice == "required" and bool(tools)
         if not tools:
             tool_choice = None
         elif tool_choice and not getattr(env.backend.capabilities, "tool_choice", True):
@@ -271,14 +308,40 @@ class _Turn:
             env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,
                                           "delay": info.delay, "error": info.error})
 
-        options = ChatOptions(cancel=env.cancel, on_retry=on_retry, tool_choice=tool_choice,
-                              response_format=response_format)
-        if env.backend.capabilities.streaming:
-            def on_text(piece: str) -> None:
-                if piece:
-                    env.publish("stream_token", {"turn_id": env.turn_id, "text": piece})
-            return env.backend.stream(built.messages, tools, on_text=on_text, options=options)
-        return env.backend.chat(built.messages, tools, options=options)
+        max_tokens = None
+        if env.tool_set == "compact":   # small local models: a runaway reply ends early
+            max_tokens = CALL_TOKENS if must_call else ANSWER_TOKENS
+        cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
+        options = ChatOptions(cancel=cancel, on_retry=on_retry, tool_choice=tool_choice,
+                              response_format=response_format, max_output_tokens=max_tokens)
+        with self._heartbeat():
+            if env.backend.capabilities.streaming:
+                def on_text(piece: str) -> None:
+                    if piece:
+                        env.publish("stream_token", {"turn_id": env.turn_id, "text": piece})
+                response = env.backend.stream(built.messages, tools, on_text=on_text, options=options)
+            else:
+                response = env.backend.chat(built.messages, tools, options=options)
+        self._replies += 1
+        return response
+
+    @contextlib.contextmanager
+    def _heartbeat(self) -> Iterator[None]:
+        """While a model request runs: a ``model_wait`` event every few seconds with the seconds
+        the question has taken, so a long prompt or a slow reply shows it is still working."""
+        env, done = self.env, threading.Event()
+
+        def beat() -> None:
+            while not done.wait(_HEARTBEAT_SECONDS):
+                env.publish("model_wait", {"turn_id": env.turn_id, "elapsed": int(self._deadline.elapsed),
+                                           "budget": self._deadline.budget or None})
+
+        worker = threading.Thread(target=beat, name="model-wait", daemon=True)
+        worker.start()
+        try:
+            yield
+        finally:
+            done.set()
 
     # -- one tool call ------------------------------------------------------------------------
     def _run_call(self, call: ToolCall) -> bool:
@@ -295,6 +358,8 @@ class _Turn:
         elif activity.status == "running":
             activity.status = "success"
         activity.summary = _summary(result.content)
+        if result.status != "error" and result.content:
+            self._results.append((call.name, result.content))
         if not _LISTING.search(result.content or ""):
             # a number read off a long listing of rows is not an answer to a question about them
             self._evidence.append(result.content or "")
@@ -331,7 +396,9 @@ class _Turn:
         problem = argument_problem(call, descriptor.parameters, env.max_args_bytes)
         if problem:
             return ToolResult(f"Error: {problem}", status="error")
+        asked = self._deadline.now()
         decision = env.gate.check(descriptor, call.arguments, cancel=env.cancel)
+        self._deadline.extend(self._deadline.now() - asked)   # a person's time to decide is not the turn's
         activity.notice = decision.notice
         if not decision.approved:
             activity.status = "rejected"
@@ -357,6 +424,23 @@ class _Turn:
             if not call.id or call.id in self._seen_ids:
                 call.id = f"call-{self.env.turn_id}-{len(self._seen_ids) + 1}"
             self._seen_ids.add(call.id)
+
+    def _answer_unrun(self, call: ToolCall, text: str) -> None:
+        """Record ``text`` as the result of a call that is not run (every recorded call has one)."""
+        self.env.store.append_record(self.sid, "tool", text, tool_name=call.name, tool_call_id=call.id,
+                                     status="success" if text == SAME_CALL_TEXT else "error")
+
+    def _calls_in_text(self, text: str) -> tuple[list[ToolCall], str]:
+        """Calls written out in the reply's text, of any tool available (not only those offered
+        this round); what cannot be taken as a call is removed from the text."""
+        env = self.env
+        try:
+            specs = env.registry.specs(self._tool_context(), env.disabled)
+        except Exception:
+            log.debug("could not list the tools", exc_info=True)
+            specs = []
+        found = extract_tool_calls(text, specs)
+        return found.tool_calls, strip_raw_calls(found.text)
 
     def _report_bad_call(self, exc: ToolArgumentsError) -> list[str]:
         env = self.env
@@ -425,11 +509,19 @@ class _Turn:
         self._asked_for = None
         self._answer_next = False
         self._counts = {}
+        self._results = []
+        self._replies = 0
+        self._deadline = Deadline(env.question_budget, seconds_clock(env.clock))
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()
+        except _OutOfTime:
+            self._out_of_time()
         except (_Cancelled, CancelledError):
-            self.reply.text = CANCELLED_TEXT
+            if not env.cancel.is_set() and self._deadline.spent():
+                self._out_of_time()        # the model request was stopped at the deadline
+            else:
+                self.reply.text = CANCELLED_TEXT
         except LLMError as exc:
             self.reply.error = str(exc)
         except Exception as exc:  # the turn ends with a clear error; the user's message is kept
@@ -527,9 +619,13 @@ class _Turn:
                 context = earlier_turns(earlier, lambda t: t, turns=2)
             except Exception:
                 log.debug("could not read the earlier questions", exc_info=True)
-        outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames, question=self._message,
-                                    run_program=run_program, cancel=env.cancel, on_step=on_step, context=context,
-                                    timeout=env.program_timeout)
+        cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
+        left = self._deadline.remaining()
+        timeout = env.program_timeout if left is None else max(1.0, min(env.program_timeout, left))
+        with self._heartbeat():
+            outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames,
+                                        question=self._message, run_program=run_program, cancel=cancel,
+                                        on_step=on_step, context=context, timeout=timeout)
         self._check_cancel()
         if outcome.composed is None:
             log.info("no program answered (%s); the tool loop answers", outcome.error)
@@ -559,7 +655,7 @@ class _Turn:
                 self._check_cancel()
                 notes = self._report_bad_call(exc)
                 continue
-            self._check_cancel()
+            self._check_cancel(budget=False)   # a reply that arrived is used, even at the deadline
             answering, notes, choice = choice == "none", [], None
             text = env.builder.clean_reply(self.sid, response.text or "")
             if answering and not response.tool_calls:
@@ -569,6 +665,9 @@ class _Turn:
                 if sql is not None:        # the query it wrote out is the call it meant to make
                     response.tool_calls = [ToolCall(id="", name="query_sql", arguments={"sql": sql})]
                     text = ""
+            if not response.tool_calls and text.strip():
+                # a call written out as text is the call it meant, or is dropped: never the answer
+                response.tool_calls, text = self._calls_in_text(text)
             if not response.tool_calls:
                 if imitates_tool_result(text):
                     text = strip_fake_result(text)   # never shown or kept: its numbers were invented
@@ -598,6 +697,8 @@ class _Turn:
                 retried.add("empty")
                 notes = [EMPTY_REPLY_NOTE]
                 continue
+            batch = plan_batch(response.tool_calls, _call_key)
+            response.tool_calls = batch.kept
             self._unique_ids(response.tool_calls)
             env.store.append_record(self.sid, "assistant", text, tool_calls=_serialise_calls(response.tool_calls),
                                     meta=_replay_meta(response))
@@ -605,17 +706,25 @@ class _Turn:
             if text.strip():
                 env.publish("assistant_text", {"turn_id": env.turn_id, "text": text})
             repeated = 0
-            for call in response.tool_calls:
-                self._check_cancel()
+            for index, call in enumerate(response.tool_calls):
+                self._check_cancel(budget=False)
+                if index in batch.same_as or self._deadline.spent():
+                    # the same call earlier in this reply (its result is there), or no time left:
+                    # answered without running it
+                    self._answer_unrun(call, SAME_CALL_TEXT if index in batch.same_as else OUT_OF_TIME_RESULT)
+                    repeated += index in batch.same_as
+                    continue
                 repeated += self._run_call(call)
                 self._counts[call.name] = self._counts.get(call.name, 0) + 1
+            if batch.dropped:
+                self._pending_notes.append(cap_note(batch))
             env.publish("records_updated", {})
             self._publish_store_changes()
             self._check_data()
             notes, self._pending_notes = self._pending_notes, []
             done_asked = self._asked_for is not None and self._asked_for <= self._called
-            over_used = env.tool_set == "compact" and max(self._counts.values()) >= _MAX_CALLS_OF_ONE_TOOL
-            if repeated == len(response.tool_calls) or done_asked or over_used:
+            over_used = env.tool_set == "compact" and max(self._counts.values(), default=0) >= _MAX_CALLS_OF_ONE_TOOL
+            if repeated == len(response.tool_calls) or batch.same_as or done_asked or over_used:
                 # it has its results (or did what was asked, or keeps calling one tool): the next
                 # reply must answer
                 choice, notes = "none", [*notes, ANSWER_NOTE]

@@ -703,7 +703,8 @@ class Agent:
                        schema_in_prompt=schema_in_prompt_on(settings, backend, tool_set),
                        tool_set=tool_set, require_tool_first=tool_set == "compact",
                        answer_strategy=answer_strategy_for(settings, tool_set),
-                       program_timeout=float(getattr(settings, "program_timeout", 30.0) or 30.0))
+                       program_timeout=float(getattr(settings, "program_timeout", 30.0) or 30.0),
+                       question_budget=settings.question_budget)
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:

@@ -65,9 +65,16 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     engine = engine_of(ctx)
     name = text_arg(args, "table_name", max_chars=200)
     description = args.get("set_description")
+    note = ""
     if description is not None and str(description).strip():
-        engine.set_description(name, text_arg(args, "set_description", max_chars=4000))
-        _changed(ctx)
+        # an optional write folded into a read: the read never fails because of it (small models
+        # fill every argument). Only the session's loaded tables keep a description.
+        try:
+            engine.set_description(name, text_arg(args, "set_description", max_chars=4000))
+        except (AnalysisError, ToolError) as exc:
+            note = f"(The description was not stored: {_why_not_stored(str(exc))} The table is described below.)"
+        else:
+            _changed(ctx)
     info = engine.describe(name)
     kind = getattr(info, "label", "table" if info.kind == "table" else info.library + " DataFrame")
     lines = [f"{info.name}: {kind}, "
@@ -85,7 +92,15 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             non_null, distinct = stats[column]
             counts = f"; {info.rows - non_null:,} null, ~{distinct:,} distinct"
         lines.append(f"- {column} {type_}" + (f" (e.g. {sample}{counts})" if sample or counts else ""))
+    if note:
+        lines.append(note)
     return ToolResult("\n".join(lines))
+
+
+def _why_not_stored(message: str) -> str:
+    """The engine's reason, as a note under a description that still succeeded."""
+    message = message.strip()
+    return message if message.endswith(".") else message + "."
 
 
 @guarded

@@ -28,19 +28,30 @@ import openai
 from ._pump import Closer, pump
 from .arguments import MAX_TOOL_ARGS_BYTES, parse_tool_arguments
 from .errors import (BadResponseError, ConfigurationError, LLMError, RateLimitedError,
-                     UnreachableError)
+                     ToolArgumentsError, UnreachableError)
 from .lenient import extract_tool_calls
+from .repetition import RepetitionGuard
 from .retry import RetryPolicy, call_with_retry
 from .types import (Backend, Capabilities, ChatOptions, Message, Response, ToolCall, ToolSpec,
                     Usage)
 
-__all__ = ["OpenAIBackend", "DEFAULT_OPENAI_MODEL", "MAX_RESPONSE_BYTES"]
+__all__ = ["OpenAIBackend", "DEFAULT_OPENAI_MODEL", "MAX_RESPONSE_BYTES", "REPETITION_FINISH", "CUT_CALL_MESSAGE"]
 
 DEFAULT_OPENAI_MODEL = "gpt-4o-mini"
 #: reference app: local response body cap
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 _ERROR_BODY_BYTES = 512
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}
+#: ``Response.finish_reason`` of a streamed reply stopped because it repeated itself
+REPETITION_FINISH = "repetition"
+#: what the model is told when its tool call was cut off by that stop
+CUT_CALL_MESSAGE = ("the reply kept repeating itself and was stopped before the tool call's arguments were "
+                    "complete; write the call once, shorter, without repeating a clause")
+_CALL_IN_TEXT = re.compile(r"<(?:tool_call|function_call)>|\{\s*\"name\"\s*:", re.I)
+
+
+class _Repetition(Exception):
+    """Raised inside the stream's consumer to stop a reply that loops."""
 
 
 def is_loopback(url: str | None) -> bool:
@@ -66,6 +77,7 @@ class OpenAIBackend(Backend):
                  max_response_bytes: int = MAX_RESPONSE_BYTES,
                  max_tool_args_bytes: int = MAX_TOOL_ARGS_BYTES,
                  extra_body: Mapping[str, Any] | None = None,
+                 cut_repetition: bool | None = None,
                  env: Mapping[str, str] | None = None,
                  http_client: httpx.Client | None = None,
                  sleep: Callable[[float, threading.Event | None], None] | None = None,
@@ -96,6 +108,9 @@ class OpenAIBackend(Backend):
         self.max_response_bytes = max_response_bytes
         self.max_tool_args_bytes = max_tool_args_bytes
         self.extra_body = dict(extra_body or {})
+        #: stop a streamed reply that loops (default: on for servers on this machine, whose
+        #: small models do; see :mod:`.repetition`)
+        self.cut_repetition = is_loopback(self.base_url) if cut_repetition is None else cut_repetition
         self._sleep = sleep
         self._rand = rand
         self.capabilities = Capabilities(streaming=True, native_tools=True, images=True)
@@ -189,7 +204,9 @@ class OpenAIBackend(Backend):
         payload = {**payload, "model": self._resolve_model(), "stream": True}
         if self.stream_usage:
             payload["stream_options"] = {"include_usage": True}
-        state = _StreamState(self.max_response_bytes, self.max_tool_args_bytes, self.base_url)
+        guard = RepetitionGuard() if self.cut_repetition else None
+        state = _StreamState(self.max_response_bytes, self.max_tool_args_bytes, self.base_url,
+                             watch=guard.feed if guard is not None else None)
 
         def produce(emit: Callable[[Any], None], closer: Closer) -> None:
             stream = self._client.chat.completions.create(**payload)
@@ -199,11 +216,16 @@ class OpenAIBackend(Backend):
 
         def take(chunk: Any) -> None:
             piece = state.add(chunk)
+            if guard is not None and guard.looping:
+                raise _Repetition()      # closes the stream (pump closes it on any error)
             if piece:
                 on_text(piece)
 
         try:
-            self._run(produce, take, options)
+            try:
+                self._run(produce, take, options)
+            except _Repetition:
+                return self._cut_short(state, guard, tools)
             if state.finish_reason is None and not (options.cancel is not None and options.cancel.is_set()):
                 # every complete answer ends with a finish reason: this stream was cut off (the
                 # server died or dropped the connection), and half an answer is not an answer
@@ -216,13 +238,32 @@ class OpenAIBackend(Backend):
         return self._finish(state.text, state.calls(), state.usage, state.finish_reason,
                             state.model, tools)
 
+    def _cut_short(self, state: "_StreamState", guard: RepetitionGuard | None,
+                   tools: Sequence[ToolSpec]) -> Response:
+        """The reply of a stream stopped because it looped: its text up to the loop's first copy,
+        the tool calls that were complete. A call cut off in the middle is one clear error."""
+        text = guard.cut(state.text) if guard is not None and state.text and not state.slots else state.text
+        if state.slots:
+            calls, broken = state.complete_calls()
+            if broken is not None and not calls:
+                raise ToolArgumentsError(CUT_CALL_MESSAGE, tool_name=broken[0], tool_call_id=broken[1])
+            response = self._finish(text, calls, state.usage, REPETITION_FINISH, state.model, tools)
+        else:
+            response = self._finish(text, [], state.usage, REPETITION_FINISH, state.model, tools)
+            if not response.tool_calls and tools and _CALL_IN_TEXT.search(response.text or ""):
+                name = re.search(r"\"name\"\s*:\s*\"([^\"]+)\"", response.text or "")
+                raise ToolArgumentsError(CUT_CALL_MESSAGE, tool_name=name.group(1) if name else "")
+        response.finish_reason = REPETITION_FINISH
+        response.extra["repetition_cut"] = True
+        return response
+
     def _run(self, produce: Callable[..., None], take: Callable[[Any], None], options: ChatOptions) -> None:
         try:
             pump(produce, on_item=take, cancel=options.cancel, timeout=self.timeout,
                  timeout_error=lambda: UnreachableError(
                      f"{self.base_url} did not answer within {self.timeout:g} s",
                      hint=_where_hint(self.base_url)))
-        except LLMError:
+        except (LLMError, _Repetition):
             raise
         except Exception as exc:
             raise self._translate(exc) from exc
@@ -318,8 +359,11 @@ def _response_format(schema: Mapping[str, Any]) -> dict[str, Any]:
 class _StreamState:
     """Accumulates streamed chunks: text, tool-call deltas by index, usage, size."""
 
-    def __init__(self, cap: int, args_cap: int, where: str) -> None:
+    def __init__(self, cap: int, args_cap: int, where: str,
+                 watch: Callable[[str], Any] | None = None) -> None:
         self.cap, self.args_cap, self.where = cap, args_cap, where
+        #: sees every piece the model generates (text, tool names, arguments), in order
+        self.watch = watch
         self.parts: list[str] = []
         self.size = 0
         self.emitted = False
@@ -352,6 +396,8 @@ class _StreamState:
                 continue
             if delta.content:
                 piece += delta.content
+                if self.watch is not None:
+                    self.watch(delta.content)
             for tc in delta.tool_calls or []:
                 slot = self.slots.setdefault(tc.index if tc.index is not None else len(self.slots),
                                              {"id": None, "name": "", "arguments": []})
@@ -360,7 +406,11 @@ class _StreamState:
                 if tc.function is not None:
                     if tc.function.name:
                         slot["name"] += tc.function.name
+                        if self.watch is not None:
+                            self.watch(f"\n{tc.function.name} ")
                     if tc.function.arguments:
+                        if self.watch is not None:
+                            self.watch(tc.function.arguments)
                         slot["arguments"].append(tc.function.arguments)
                         size = sum(len(a.encode("utf-8")) for a in slot["arguments"])
                         self._grow(len(tc.function.arguments.encode("utf-8")))
@@ -372,6 +422,22 @@ class _StreamState:
             self.parts.append(piece)
             self.emitted = True
         return piece
+
+    def complete_calls(self) -> tuple[list[ToolCall], tuple[str, str] | None]:
+        """The calls whose arguments parse, and (name, id) of the first that does not."""
+        out: list[ToolCall] = []
+        broken: tuple[str, str] | None = None
+        for index in sorted(self.slots):
+            slot = self.slots[index]
+            call_id = slot["id"] or _new_call_id()
+            try:
+                args = parse_tool_arguments("".join(slot["arguments"]), tool_name=slot["name"],
+                                            tool_call_id=call_id, limit=self.args_cap)
+            except ToolArgumentsError:
+                broken = broken or (slot["name"], call_id)
+                continue
+            out.append(ToolCall(id=call_id, name=slot["name"], arguments=args))
+        return out, broken
 
     def calls(self) -> list[ToolCall]:
         out = []

@@ -19,11 +19,11 @@ from typing import Any, Callable, Iterable
 
 from IPython.display import display as _ipy_display
 
-__all__ = ["next_cell", "TurnView", "tool_line", "reply_markdown", "render_reply", "chart_bundle",
+__all__ = ["next_cell", "TurnView", "tool_line", "wait_line", "reply_markdown", "render_reply", "chart_bundle",
            "as_notebook_reply", "sql_of"]
 
 _TURN_EVENTS = ("stream_token", "assistant_text", "tool_start", "tool_progress", "tool_end", "retry_backoff",
-                "approval_resolved")
+                "approval_resolved", "model_wait")
 _MAX_TABLES = 10
 
 
@@ -162,6 +162,7 @@ class TurnView:
         self._last_draw = 0.0
         self._tools: dict[str, _Tool] = {}
         self._notices: list[str] = []
+        self._wait_handle: Any = None
 
     events = _TURN_EVENTS
 
@@ -252,6 +253,14 @@ class TurnView:
             if self.live:
                 self._out.show({"text/plain": line})
             self._notices.append(line)
+        elif t == "model_wait" and self.live:
+            # one line, updated in place, while the model works; a drawn-once cell (no frontend)
+            # gets none: its output stays the same from run to run
+            bundle = {"text/plain": wait_line(data.get("elapsed"))}
+            if self._wait_handle is None:
+                self._wait_handle = self._out.show(bundle, handle=True)
+            else:
+                self._out.update(self._wait_handle, bundle)
         elif t == "retry_backoff":
             line = (f"↻ model busy, retrying in {float(data.get('delay') or 0):.0f} s "
                     f"(attempt {data.get('attempt')}/{data.get('max_attempts')})")
@@ -292,6 +301,9 @@ class TurnView:
 
     def finish(self, reply: Any, *, sql_widget: Callable[[list[str]], Any] | None = None) -> None:
         """Draw the final state: the cleaned reply replaces the streamed text."""
+        if self._wait_handle is not None:
+            self._out.update(self._wait_handle, {"text/plain": ""})
+            self._wait_handle = None
         if not self.live:
             lines = self.activity_lines()
             if lines:
@@ -302,6 +314,15 @@ class TurnView:
         else:
             self._out.show(final)
         render_reply(reply, out=self._out, sql_widget=sql_widget, text=False)
+
+
+def wait_line(elapsed: Any) -> str:
+    """``⏳ still working (35 s)``: the line a long model request shows in its cell."""
+    try:
+        seconds = int(elapsed)
+    except (TypeError, ValueError):
+        return "⏳ still working"
+    return f"⏳ still working ({seconds} s)"
 
 
 def _args_hint(arguments: Any) -> str:

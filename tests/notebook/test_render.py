@@ -128,3 +128,19 @@ def test_errors_and_findings_in_markdown():
 
 def test_chart_bundle_without_title():
     assert chart_bundle({"mark": {"type": "line"}})["text/plain"] == "<Vega-Lite line (0 rows)>"
+
+
+def test_a_long_model_request_shows_one_still_working_line_in_place():
+    out = FakeOut()
+    view = TurnView(live=True, out=out, min_interval=0)
+    _drive(view, [("model_wait", {"turn_id": "t", "elapsed": 5, "budget": 90.0}),
+                  ("model_wait", {"turn_id": "t", "elapsed": 10, "budget": 90.0}),
+                  ("stream_token", {"text": "Done."})])
+    assert out.texts() == ["⏳ still working (10 s)", "Done."]       # one slot, updated
+    view.finish(Reply(text="Done."))
+    assert out.texts()[0] == ""                                       # cleared when the turn ends
+    headless = FakeOut()
+    quiet = TurnView(live=False, out=headless)
+    _drive(quiet, [("model_wait", {"turn_id": "t", "elapsed": 5, "budget": None})])
+    quiet.finish(Reply(text="ok"))
+    assert all("still working" not in str(t) for t in headless.texts())

@@ -8,7 +8,9 @@
 Both answer from a queue of scripted replies (then :attr:`default`), record every request in
 :attr:`requests`, and can inject failures: an HTTP status (429, 500, …), a delay before the
 answer (timeouts), a stream that hangs or is cut after N chunks (cancellation, a dropped
-connection), raw argument strings (malformed or oversized tool arguments). A reply with ``repeat=True`` answers forever.
+connection), raw argument strings (malformed or oversized tool arguments). A reply with ``repeat=True`` answers forever;
+one with ``loop="…"`` streams that piece again and again without finishing (a model caught in a loop),
+as text or, with ``loop_in_arguments=True``, inside its first tool call's arguments.
 
 Usage::
 
@@ -55,6 +57,8 @@ class Reply:
     repeat: bool = False               # keep answering with this reply
     model: str = "fake-model"
     raw: bytes | None = None           # send these bytes as a 200 JSON body (streamed: as one event) instead
+    loop: str | None = None            # streaming: then send this piece forever (until the client leaves, 30 s)
+    loop_in_arguments: bool = False    # the loop is inside the first tool call's arguments
 
 
 @dataclass
@@ -208,6 +212,8 @@ class FakeOpenAIServer(_Server):
     def __init__(self, models: tuple[str, ...] = ("fake-model",)) -> None:
         super().__init__()
         self.models = list(models)
+        self.loops_sent = 0
+        self.loop_ended: float | None = None
         self.default = Reply(text="(no scripted reply)")
 
     @property
@@ -279,7 +285,34 @@ class FakeOpenAIServer(_Server):
                               "total_tokens": sum(reply.usage)}
         return chunk
 
+    def _stream_loop(self, handler: BaseHTTPRequestHandler, reply: Reply) -> None:
+        """Send the reply's text (or its first call's start), then ``reply.loop`` until the client
+        closes the connection; ``loops_sent`` counts the pieces, ``loop_ended`` the end."""
+        self.start_sse(handler)
+        self.send_event(handler, self._chunk(reply, {"role": "assistant", "content": ""}))
+        if reply.loop_in_arguments:
+            tc = self._tool_calls(reply)[0]
+            self.send_event(handler, self._chunk(reply, {"tool_calls": [{
+                "index": 0, "id": tc["id"], "type": "function",
+                "function": {"name": tc["function"]["name"], "arguments": tc["function"]["arguments"]}}]}))
+        elif reply.text:
+            self.send_event(handler, self._chunk(reply, {"content": reply.text}))
+        deadline = time.monotonic() + 30
+        self.loops_sent = 0
+        try:
+            while time.monotonic() < deadline and not self._release.is_set():
+                delta: dict[str, Any] = ({"tool_calls": [{"index": 0, "function": {"arguments": reply.loop}}]}
+                                         if reply.loop_in_arguments else {"content": reply.loop})
+                self.send_event(handler, self._chunk(reply, delta))
+                self.loops_sent += 1
+                time.sleep(0.002)
+        finally:
+            self.loop_ended = time.monotonic()
+
     def _stream(self, handler: BaseHTTPRequestHandler, reply: Reply) -> None:
+        if reply.loop is not None:
+            self._stream_loop(handler, reply)
+            return
         chunks: list[dict[str, Any]] = [self._chunk(reply, {"role": "assistant", "content": ""})]
         text = reply.text
         for start in range(0, len(text), reply.chunk_size):

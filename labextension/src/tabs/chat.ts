@@ -253,6 +253,14 @@ export class ChatTab implements Tab {
         this._activity.textContent = `Model busy or unreachable; retry ${d.attempt}/${d.max_attempts} in ${Math.round(d.delay)} s…`;
         break;
       }
+      case 'model_wait': {
+        const d = payload(ev, 'model_wait');
+        if (this._state === 'BUSY') {
+          this._activity.dataset.state = 'busy';
+          this._activity.textContent = `Still working (${d.elapsed} s)…`;
+        }
+        break;
+      }
       case 'approval_request':
         this._showApproval(payload(ev, 'approval_request'));
         break;
