@@ -21,8 +21,8 @@ from typing import Any, Callable
 
 from ..answers.compose import Composed, compose
 from ..answers.forms import AnswerForm, read_form
-from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, program_prompt,
-                                      retry_prompt)
+from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
+                                      program_prompt, retry_prompt, with_preamble)
 from ..llm.types import ChatOptions, Message
 from ._types import ToolActivity
 
@@ -45,10 +45,16 @@ _IMPORTS = (("pd", "import pandas as pd", r"\bimport\s+pandas\s+as\s+pd\b"),
 
 
 def with_imports(code: str) -> str:
-    """``code`` with the imports of ``pd``, ``np`` and ``stats`` it uses but does not make (so its
-    cell runs on its own in the notebook)."""
+    """``code`` opening with the imports of ``pd``, ``np`` and ``stats`` it uses (so its cell runs
+    on its own in the notebook, even when the program imports them only after first use)."""
+    head = []
+    for line in code.splitlines():
+        if not re.match(r"^\s*(?:import\s|from\s+\S+\s+import\s|#|$)", line):
+            break
+        head.append(line)
+    opening = "\n".join(head)
     missing = [line for name, line, made in _IMPORTS
-               if re.search(rf"(?<![\w.]){name}\.", code) and not re.search(made, code)]
+               if re.search(rf"(?<![\w.]){name}\.", code) and not re.search(made, opening)]
     return "\n".join([*missing, code]) if missing else code
 
 
@@ -135,7 +141,9 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     started = clock()
     form: AnswerForm = read_form(question)
     given = list(frames)
-    prompt = program_prompt(_views(frames, engine), question, form, context=context)
+    views = _views(frames, engine)
+    first = preamble(views)
+    prompt = program_prompt(views, question, form, context=context)
     messages = [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
     outcome = ProgramOutcome()
     for attempt in range(_ATTEMPTS):
@@ -148,7 +156,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.attempts.append({"code": "", "error": error})
             messages += [Message("assistant", text), Message("user", retry_prompt(error))]
             continue
-        code = with_imports(own_frames(code, given))
+        code = with_imports(own_frames(with_preamble(code, first), given))
         if on_step:
             on_step("program_start", {"code": code, "attempt": attempt + 1})
         run = run_program(code, frames, timeout=timeout)
@@ -164,6 +172,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                 break
             error = ("it printed no value for " + ", ".join(composed.missing)
                      + ". Print every value in the form asked.")
+            outcome.attempts[-1]["error"] = error
         outcome.error = error
         messages += [Message("assistant", f"```python\n{code}\n```"), Message("user", retry_prompt(error))]
     outcome.seconds = clock() - started
@@ -183,14 +192,20 @@ def cell_code(code: str, tables: list[str]) -> str:
 
 def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call_id: str,
                    tables: list[str] | None = None) -> None:
-    """Keep the program's run in the records and the reply (its cell, its step line)."""
-    arguments = {"code": outcome.code}
-    env.store.append_record(sid, "assistant", "", tool_calls=[{"id": call_id, "name": PROGRAM_TOOL,
-                                                                "arguments": arguments}])
-    env.store.append_record(sid, "tool", outcome.output or "(no output)", tool_name=PROGRAM_TOOL,
-                            tool_call_id=call_id, status="success")
-    lines = [ln for ln in (outcome.output or "").splitlines() if ln.strip()]
-    summary = lines[-1][:200] if lines else "ran"
-    reply.tool_activity.append(ToolActivity(tool_call_id=call_id, name=PROGRAM_TOOL, arguments=arguments,
-                                            status="success", summary=summary,
-                                            ran={"code": [cell_code(outcome.code, list(tables or []))]}))
+    """Keep each program run in the records and the reply: a failed one as a failed step, the
+    one that answered as a step with its cell."""
+    runs = [a for a in outcome.attempts if a.get("code")]
+    for n, attempt in enumerate(runs, 1):
+        last = n == len(runs) and attempt.get("error") is None
+        this_id = call_id if last else f"{call_id}-{n}"
+        arguments = {"code": attempt["code"]}
+        env.store.append_record(sid, "assistant", "", tool_calls=[{"id": this_id, "name": PROGRAM_TOOL,
+                                                                    "arguments": arguments}])
+        content = attempt.get("output") or "(no output)" if last else f"Error: {attempt.get('error')}"
+        env.store.append_record(sid, "tool", content, tool_name=PROGRAM_TOOL, tool_call_id=this_id,
+                                status="success" if last else "error")
+        lines = [ln for ln in content.splitlines() if ln.strip()]
+        reply.tool_activity.append(ToolActivity(
+            tool_call_id=this_id, name=PROGRAM_TOOL, arguments=arguments, status="success" if last else "error",
+            summary=(lines[-1][:200] if lines else "ran"),
+            ran={"code": [cell_code(attempt["code"], list(tables or []))]} if last else {}))

@@ -17,7 +17,7 @@ from typing import Any, Mapping, Sequence
 
 from .forms import AnswerForm
 
-__all__ = ["FrameView", "describe_frames", "program_prompt", "retry_prompt", "extract_code", "own_frames",
+__all__ = ["FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
            "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
@@ -45,7 +45,6 @@ def _clip(text: str, limit: int = 30) -> str:
 
 
 def _column_line(frame: str, column: str, dtype: str, samples: Sequence[str], hints: Mapping[str, Any]) -> str:
-    ref = f"{frame}[{column!r}]"
     shown = list(dict.fromkeys(s for s in samples if str(s) not in _NOT_VALUES))[:3]
     line = f"- {column!r} ({dtype})"
     if shown:
@@ -53,16 +52,42 @@ def _column_line(frame: str, column: str, dtype: str, samples: Sequence[str], hi
         line += ": " + ", ".join(_clip(s) if numeric else repr(_clip(s)) for s in shown)
     date_format = str(hints.get("date_format") or "")
     if hints.get("text_numbers"):
-        line += (f" — numbers stored as text; read with pd.to_numeric({ref}.astype(str).str.replace("
-                 f"r'[^0-9.eE+-]', '', regex=True), errors='coerce')")
-    elif date_format in ("DATE", "TIMESTAMP"):
-        line += f" — dates stored as text; read with pd.to_datetime({ref}, errors='coerce')"
+        line += " — numbers stored as text: float64 after the first lines"
     elif date_format:
-        line += f" — dates stored as text; read with pd.to_datetime({ref}, format={date_format!r}, errors='coerce')"
+        line += " — dates stored as text: datetime64 after the first lines"
     missing = [m for m in hints.get("missing") or () if m and m != "NULL"]
     if missing:
         line += "; missing written as " + ", ".join(repr(m) for m in missing[:4])
     return line
+
+
+def _conversion(frame: str, column: str, hints: Mapping[str, Any]) -> str | None:
+    ref = f"{frame}[{column!r}]"
+    date_format = str(hints.get("date_format") or "")
+    if hints.get("text_numbers"):
+        return (f"{ref} = pd.to_numeric({ref}.astype(str).str.replace(',', '', regex=False)"
+                f".str.extract(r'(-?\d+(?:\.\d+)?)', expand=False), errors='coerce')")
+    if date_format in ("DATE", "TIMESTAMP"):
+        return f"{ref} = pd.to_datetime({ref}, errors='coerce')"
+    if date_format:
+        return f"{ref} = pd.to_datetime({ref}, format={date_format!r}, errors='coerce')"
+    markers = [m for m in hints.get("missing") or () if m and m != "NULL"]
+    if markers:
+        return f"{ref} = {ref}.replace({markers!r}, np.nan)"
+    return None
+
+
+def preamble(frames: Sequence[FrameView]) -> str:
+    """The lines every program starts with: each text column that holds numbers or dates read
+    as such, and missing markers pandas does not know read as missing (on the program's own
+    copy). Empty when no column needs it."""
+    lines: list[str] = []
+    for f in frames:
+        conversions = [c for c in (_conversion(f.name, col, f.hints.get(col) or {}) for col, _ in f.columns) if c]
+        if conversions:
+            lines.append(f"{f.name} = {f.name}.copy(deep=False)")
+            lines.extend(conversions)
+    return "\n".join(lines)
 
 
 def describe_frames(frames: Sequence[FrameView]) -> str:
@@ -84,12 +109,14 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
     """The user message that asks for the program."""
     names = ", ".join(f"`{f.name}`" for f in frames)
     earlier = f"Earlier in this conversation:\n{context}\n\n" if context else ""
+    first = preamble(frames)
+    start = (f"Start the program with these lines exactly (they read the text columns as numbers, dates "
+             f"and missing values):\n```python\n{first}\n```\n" if first else "")
     return (f"{describe_frames(frames)}\n\n{earlier}Question: {question.strip()}\n\n"
             f"Write one ```python code block that computes the answer from {names} with pandas "
-            "(numpy as np and scipy.stats are available).\n"
+            "(numpy as np and scipy.stats are available).\n" + start +
             f"- The data is already loaded in {names}: do not read files or create sample data.\n"
             "- Use the column names exactly as listed above.\n"
-            "- Do not modify the given DataFrame in place; work on a copy if you add columns.\n"
             "- Missing values are left out of every computation unless the question says otherwise.\n"
             f"- {form.print_instruction()}")
 
@@ -201,3 +228,37 @@ def own_frames(code: str, given: Sequence[str]) -> str:
     header = "\n".join(f"{mapping[n]} = {n}.copy(deep=False)  # the program's own view: {n} stays as it is"
                        for n in changed)
     return f"{header}\n{renamed}"
+
+
+_LEADING = re.compile(r"^\s*(?:import\s|from\s+\S+\s+import\s|#|$)")
+_CONVERTS = ("to_numeric", ".str.", "to_datetime", "astype(", ".replace(", ".map(", ".apply(")
+
+
+def _leading(code: str) -> tuple[list[str], list[str]]:
+    """(the code's opening imports, comments and blank lines; the rest)."""
+    lines = code.splitlines()
+    n = 0
+    while n < len(lines) and _LEADING.match(lines[n]):
+        n += 1
+    return lines[:n], lines[n:]
+
+
+def with_preamble(code: str, first: str) -> str:
+    """``code`` with the preamble ``first`` after its imports: each conversion the code does not
+    already make of that column itself (a program that reads ``'$1,200'`` its own way keeps it)."""
+    if not first.strip():
+        return code
+    keep = []
+    for line in first.splitlines():
+        m = re.match(r"^\s*\w+\[(.+?)\]\s*=", line)
+        if m:
+            column = m.group(1)
+            names = {column, column.replace("'", '"')}
+            own = [ln for ln in code.splitlines() if any(n in ln for n in names) and any(c in ln for c in _CONVERTS)]
+            if own or line.strip() in code:
+                continue
+        keep.append(line)
+    if all(re.match(r"^\s*\w+\s*=\s*\w+\.copy\(", ln) for ln in keep):
+        return code               # nothing left to convert
+    head, rest = _leading(code)
+    return "\n".join([*head, *keep, *rest])

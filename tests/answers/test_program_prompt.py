@@ -1,0 +1,57 @@
+"""The program prompt, the preamble that reads messy columns, and the program made to leave the
+user's frames alone."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from shell_agent_lab.answers.forms import read_form
+from shell_agent_lab.answers.program_prompt import (FrameView, extract_code, own_frames, preamble, program_prompt,
+                                                    with_preamble)
+
+VIEW = FrameView("df", 3, [("Price (USD)", "str"), ("When", "str"), ("Grade", "str"), ("n", "int64")],
+                 {"Price (USD)": ["$1,200.50", "-"], "n": ["1", "2"]},
+                 {"Price (USD)": {"text_numbers": True, "missing": ["-"]}, "When": {"date_format": "%m/%d/%Y"},
+                  "Grade": {"missing": ["-", "n/a"]}})
+FRAME = pd.DataFrame({"Price (USD)": ["$1,200.50", "-", "630308[495000-801000]"],
+                      "When": ["01/02/2023", "x", "03/04/2021"], "Grade": ["A", "-", "n/a"], "n": [1, 2, 3]})
+
+
+def test_the_prompt_lists_exact_names_values_and_the_print_form():
+    q = "Mean price? @p[value] (rounded to 2 decimal places)"
+    text = program_prompt([VIEW], q, read_form(q))
+    assert "- 'Price (USD)' (str): '$1,200.50'" in text and "'$1,200.50', '-' — numbers stored as text" in text
+    assert "- 'n' (int64): 1, 2" in text                       # numbers shown as numbers
+    assert "Question: Mean price?" in text and 'print(f"@p[{p}]")  # rounded to 2 decimal places' in text
+    assert preamble([VIEW]) in text
+
+
+def test_the_preamble_reads_text_numbers_dates_and_markers_on_a_view():
+    code = own_frames(with_preamble("print(round(df['Price (USD)'].mean(), 2), df['When'].dt.year.max(), "
+                                    "df['Grade'].notna().sum())", preamble([VIEW])), ["df"])
+    before = FRAME.copy(deep=True)
+    out: list[str] = []
+    exec(code, {"df": FRAME, "pd": pd, "np": np, "print": lambda *a: out.append(" ".join(map(str, a)))})
+    assert out == ["315754.25 2023.0 1"]           # footnote marks dropped; '-' and 'n/a' missing
+    pd.testing.assert_frame_equal(FRAME, before)
+
+
+def test_the_preamble_is_not_run_twice_when_the_program_repeats_it():
+    first = preamble([VIEW])
+    assert with_preamble(first + "\nprint(1)", first) == first + "\nprint(1)"
+    assert with_preamble("print(1)", first) == first + "\nprint(1)"
+    assert with_preamble("print(1)", "") == "print(1)"
+
+
+def test_reloads_of_the_given_frame_are_dropped_and_writes_go_to_a_view():
+    code = own_frames("import pandas as pd\ndf = pd.read_csv('x.csv')\ndf['y'] = df['n'] * 2\nprint(df['y'].sum())",
+                      ["df"])
+    assert "read_csv" not in code and code.startswith("df_view = df.copy(deep=False)")
+    assert "df_view['y'] = df_view['n'] * 2" in code
+    assert own_frames("print(df['n'].sum())", ["df"]) == "print(df['n'].sum())"      # reads stay as written
+
+
+def test_the_code_block_is_taken_from_the_reply():
+    assert extract_code("Sure:\n```python\nprint(1)\n```\nDone.") == "print(1)"
+    assert extract_code("print(df.shape)") == "print(df.shape)"
+    assert extract_code("The answer is 4.") is None
