@@ -168,6 +168,8 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--data-dir-per-kernel", action="store_true",
                         help="a fresh data directory per kernel (its models/ links to --data-dir's)")
     parser.add_argument("--files-dir", type=Path, default=BUILD / "answers-files", help="where the CSVs go")
+    parser.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                        help="a ShellAgent setting for every kernel, e.g. --config 'answer_strategy=\"tools\"'")
     parser.add_argument("--memory", action="store_true", help="sample the peak RSS of kernels and model servers")
     parser.add_argument("--list", action="store_true", help="list the selected questions and exit")
     parser.add_argument("--write-files", type=Path, metavar="DIR", help="only write the CSV files into DIR")
@@ -178,7 +180,8 @@ def _settings(ns: argparse.Namespace, cassettes: Path, source: str | None) -> Ru
     return RunSettings(files_dir=ns.files_dir.resolve(), data_dir=ns.data_dir.resolve(), cassettes=cassettes.resolve(),
                        mode="replay" if ns.replay else "record", source=source, timeout=ns.per_question_timeout,
                        run_id=f"{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}",
-                       per_kernel_data=ns.data_dir_per_kernel, memory=ns.memory)
+                       per_kernel_data=ns.data_dir_per_kernel, memory=ns.memory,
+                       config=[c.replace("=", " = ", 1) for c in ns.config])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -82,6 +82,8 @@ class RunSettings:
     memory: bool = False
     kernel_name: str = "python3"
     env: Mapping[str, str] = field(default_factory=dict)
+    #: ``KEY = VALUE`` settings of ShellAgent for every kernel (``--config``)
+    config: Sequence[str] = ()
 
 
 @dataclass
@@ -105,12 +107,14 @@ class SessionResult:
     error: str | None = None
 
 
-def notebook_for(plan: SessionPlan) -> nbformat.NotebookNode:
-    """The session's notebook: a setup cell, then one ``%%agent`` cell per question."""
+def notebook_for(plan: SessionPlan, config: Sequence[str] = ()) -> nbformat.NotebookNode:
+    """The session's notebook: a setup cell (``config`` adds ``%config ShellAgent.…`` lines), then
+    one ``%%agent`` cell per question."""
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     setup = (f"import pandas as pd\ndf = pd.read_csv({plan.file!r})\n"
              "%load_ext shell_agent_lab\n%config ShellAgent.approval_policy = \"approve\"")
+    setup += "".join(f"\n%config ShellAgent.{line}" for line in config)
     nb.cells.append(nbformat.v4.new_code_cell(setup))
     for q in plan.questions:
         cell = nbformat.v4.new_code_cell(f"%%agent\n{q.prompt}")
@@ -232,7 +236,7 @@ def run_session(plan: SessionPlan, settings: RunSettings) -> SessionResult:
     """Ask the plan's questions in one fresh kernel; read back the store and the cassette."""
     result = SessionResult(plan)
     data_dir = _kernel_data_dir(settings, plan)
-    nb = notebook_for(plan)
+    nb = notebook_for(plan, settings.config)
     client = NotebookClient(nb, timeout=int(settings.timeout + _GRACE), kernel_name=settings.kernel_name,
                             allow_errors=True, interrupt_on_timeout=False,
                             resources={"metadata": {"path": str(settings.files_dir)}})
