@@ -351,6 +351,15 @@ def _limit(args: Mapping[str, Any], default: int | None) -> int | None:
     return min(int(value), 10000)
 
 
+def _cutoff(args: Mapping[str, Any], key: str, default: float) -> float:
+    value: Any = args.get(key)
+    if value is None:
+        return default
+    if not _is_number(value) or value < 0:
+        raise OperationError(f"{key} is a number from 0 (default {_shown(default)}).")
+    return float(value)
+
+
 def _filtered(title: str, filters: list[str]) -> str:
     return title + (f" where {' and '.join(filters)}" if filters else "")
 
@@ -438,7 +447,7 @@ def _outliers(r: _Reader, args: Mapping[str, Any]) -> Compiled:
     where, filters = r.where(args, f"{x} IS NOT NULL")
     table = quoted(r.table.name)
     if method == "zscore":
-        cut = float(args.get("threshold") if args.get("threshold") is not None else 3)
+        cut = _cutoff(args, "threshold", 3.0)
         ddof = args.get("ddof", 0)
         if ddof not in (0, 1):
             raise OperationError("ddof is 0 (population, like scipy.stats.zscore) or 1 (sample).")
@@ -451,7 +460,7 @@ def _outliers(r: _Reader, args: Mapping[str, Any]) -> Compiled:
         score = f"({x} - _op_mean) / _op_std"
         score_name = "z_score"
     else:
-        k = float(args.get("k") if args.get("k") is not None else 1.5)
+        k = _cutoff(args, "k", 1.5)
         stats = (f"SELECT quantile_cont({x}, 0.25) AS _op_q1, quantile_cont({x}, 0.75) AS _op_q3, count(*) AS _op_n "
                  f"FROM {table}{where}")
         low, high = f"_op_q1 - {_number(k)} * (_op_q3 - _op_q1)", f"_op_q3 + {_number(k)} * (_op_q3 - _op_q1)"
@@ -629,7 +638,7 @@ def _test(r: _Reader, args: Mapping[str, Any]) -> Compiled:
             sql = f"SELECT CAST({x} AS DOUBLE) AS a FROM {table}{where}"
             params.update(names=[lx], shape="one")
             if test == "one_sample":
-                mu = args.get("mu")
+                mu: Any = args.get("mu")
                 if not _is_number(mu):
                     raise OperationError("the one_sample test needs 'mu': the mean to test against.")
                 params["mu"] = float(mu)

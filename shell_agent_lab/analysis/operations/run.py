@@ -275,6 +275,7 @@ def run_compiled(engine: Any, compiled: Compiled, *, cancel: threading.Event | N
     path = "chat" if compiled.kind == "sql" else "analyze"
     result = engine.query(compiled.sql, path=path, cancel=cancel)
     columns, rows = list(result.columns), [tuple(r) for r in result.rows]
+    values: dict[str, Any]
     if compiled.kind == "sql":
         if not rows:
             lines, values = ["(no rows)"], {}
