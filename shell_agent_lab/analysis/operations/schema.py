@@ -76,12 +76,12 @@ def _branches(i: int, table: TableColumns) -> list[dict[str, Any]]:
     """One alternative per operation kind the table can take."""
     c, n, x, k = f"c{i}", f"n{i}", f"x{i}", f"k{i}"
     head = {"table": {"const": table.name}}
-    filters = {"filters": _array(_ref(f"f{i}"), 8)}
+    filters = {"filters": _array(_ref(f"f{i}"), 4)}
 
     def branch(op: str, fields: dict[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:
         return _obj({"op": {"const": op}, **head, **fields, **filters}, ["op", "table", *required])
 
-    out = [branch("aggregate", {"measures": _array(_ref(f"m{i}"), 8), "group_by": _array(_ref(k), 3),
+    out = [branch("aggregate", {"measures": _array(_ref(f"m{i}"), 6), "group_by": _array(_ref(k), 3),
                                 "order": {"enum": ["desc", "asc"]}, "limit": _LIMIT, "distinct": {"type": "boolean"}})]
     if table.numeric:
         out.append(branch("distribution", {"column": _ref(x), "group_by": _ref(k),
