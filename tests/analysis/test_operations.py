@@ -315,3 +315,22 @@ def test_a_compiled_operation_runs_again_from_its_sql(engine, fresh):
     first = run_compiled(engine, compiled)
     assert fresh.query(compiled.sql).rows == [(pytest.approx(QTY.sum()),)]
     assert first.values["sum(Qty)"] == pytest.approx(QTY.sum()) and not math.isnan(first.values["sum(Qty)"])
+
+
+@pytest.mark.parametrize("flt, mask", [
+    ({"op": "=", "value": "2024-03"}, ORDER_DATE.dt.strftime("%Y-%m") == "2024-03"),
+    ({"op": "between", "value": ["2024-02", "2024-04"]}, ORDER_DATE.dt.month.between(2, 4)),
+    ({"op": "<", "value": "2024-02-10"}, ORDER_DATE < "2024-02-10"),
+    ({"op": "=", "value": 2024}, ORDER_DATE.dt.year == 2024),
+    ({"op": "in", "value": [f"{d:%Y-%m-%d}" for d in ORDER_DATE[:2]]}, ORDER_DATE.isin(ORDER_DATE[:2])),
+])
+def test_date_filters_compare_at_the_values_precision(engine, fresh, flt, mask):
+    result = op(engine, fresh, op="aggregate", table="messy", measures=[{"fn": "count"}],
+                filters=[{"column": "Order date", **flt}])
+    assert result.values["count"] == int(mask.sum())
+
+
+def test_a_date_filter_with_something_else_is_refused(engine):
+    with pytest.raises(OperationError, match="not a date"):
+        run_operation(engine, {"op": "aggregate", "table": "messy",
+                               "filters": [{"column": "Order date", "op": "=", "value": "March"}]})

@@ -105,12 +105,23 @@ def _date_literal(value: str) -> str:
     try:
         return f"TIMESTAMP '{_dt.datetime.fromisoformat(text).isoformat(sep=' ')}'"
     except ValueError:
-        pass
-    if re.fullmatch(r"\d{4}-\d{2}", text):
-        return f"DATE '{text}-01'"
-    if re.fullmatch(r"\d{4}", text):
-        return f"DATE '{text}-01-01'"
-    raise OperationError(f"{value!r} is not a date; write dates as YYYY-MM-DD (or YYYY-MM-DD HH:MM).")
+        raise OperationError(f"{value!r} is not a date; write dates as YYYY-MM-DD (or YYYY-MM-DD HH:MM), "
+                             "a month as YYYY-MM, a year as YYYY.") from None
+
+
+def _dates(column: ColumnInfo, values: list[Any]) -> tuple[str, list[str]]:
+    """A date column and date values, compared at the values' own precision: a year (``2024``)
+    with the year, a month (``2024-03``) with the month, a day or a time with the value."""
+    texts = [_shown(v).strip() for v in values]
+    d = column.date_sql()
+    if all(re.fullmatch(r"\d{4}", t) for t in texts):
+        return f"year({d})", texts
+    if all(re.fullmatch(r"\d{4}-\d{2}", t) for t in texts):
+        return f"strftime({d}, '%Y-%m')", [_text(t) for t in texts]
+    if any(_is_number(v) for v in values):
+        raise OperationError(f"{column.name!r} holds dates; compare it with dates (YYYY-MM-DD), a month "
+                             "(YYYY-MM) or a year (YYYY).")
+    return d, [_date_literal(t) for t in texts]
 
 
 # -- reading one table -------------------------------------------------------------------------
@@ -268,7 +279,7 @@ class _Reader:
         if all(_is_number(v) for v in values) and column.numeric:
             return column.number_sql(), [_number(v) for v in values]
         if column.date_like:
-            return column.date_sql(), [_date_literal(str(v)) for v in values]
+            return _dates(column, values)
         if column.numeric:
             try:
                 return column.number_sql(), [_number(str(v).replace(",", "").strip()) for v in values]
