@@ -63,6 +63,8 @@ INVALID = [
     ({"op": "regression", "table": "sales", "x": "invented", "y": "amount"}, "'invented' is not one of"),
     ({"op": "distribution", "table": "towns", "column": "city"}, "'city'"),
     ({"op": "pivot", "table": "sales"}, "not an operation"),
+    ({"op": "aggregate", "table": "sales", "measures": [{"fn": "avg", "column": "amount"}]},
+     "fn: 'avg' is not one of 'count', 'count_distinct', 'min', 'max', 'sum', 'mean'"),
     ({"op": "missing", "table": "orders"}, "not a table"),
     ({"op": "aggregate", "table": "sales", "group_by": [{"date_part": "hour", "column": "region"}]}, "'region'"),
     ({"op": "aggregate", "table": "sales", "limit": 0}, "below"),

@@ -159,6 +159,22 @@ def _matching(value: Any, options: Sequence[Mapping[str, Any]], root: Mapping[st
     return found
 
 
+def _wrong_choice(value: dict[str, Any], options: Sequence[Mapping[str, Any]], root: Mapping[str, Any],
+                  path: str) -> str:
+    """The field that picks an alternative (``fn``, ``op``) holding a value no alternative takes."""
+    allowed: dict[str, list[Any]] = {}
+    for option in options:
+        for key, prop in (_resolve(option, root).get("properties") or {}).items():
+            if isinstance(prop, Mapping) and "const" in prop:
+                allowed.setdefault(key, []).append(prop["const"])
+            elif isinstance(prop, Mapping) and "enum" in prop and key == "fn":
+                allowed.setdefault(key, []).extend(prop["enum"])
+    for key, choices in allowed.items():
+        if key in value and value[key] not in choices:
+            return f"{path}.{key}: {value[key]!r} is not one of {_shown(list(dict.fromkeys(choices)))}"
+    return ""
+
+
 def _check(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any], path: str) -> list[str]:
     schema = _resolve(schema, root)
     if "anyOf" in schema:
@@ -174,6 +190,10 @@ def _check(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any], path:
             if value.get("op") not in ops:
                 return [f"$.op: {value.get('op')!r} is not an operation; use one of {_shown(ops)}"]
             return [f"$.table: {value.get('table')!r} is not a table for {value.get('op')}; use one of {_shown(tables)}"]
+        if not narrowed and isinstance(value, dict):
+            wrong = _wrong_choice(value, options, root, path)
+            if wrong:
+                return [wrong]
         pool = [_check(value, o, root, path) for o in narrowed] if narrowed else results
         return min(pool, key=len)
     if "const" in schema and value != schema["const"]:
