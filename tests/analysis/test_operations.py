@@ -334,3 +334,12 @@ def test_a_date_filter_with_something_else_is_refused(engine):
     with pytest.raises(OperationError, match="not a date"):
         run_operation(engine, {"op": "aggregate", "table": "messy",
                                "filters": [{"column": "Order date", "op": "=", "value": "March"}]})
+
+
+def test_levels_name_number_groups_as_written(engine):
+    """Groups of a number column (units 1.0, 2.0 …) are picked as levels [1, 2] or ["1", "2"]."""
+    part = SALES.dropna(subset=["amount"])
+    want = stats.ttest_ind(part[part.units == 1].amount, part[part.units == 2].amount)
+    for levels in ([1, 2], ["1", "2"]):
+        got = op(engine, op="test", table="sales", test="student", column="amount", by="units", levels=levels)
+        assert got.values["t_statistic"] == pytest.approx(want.statistic)

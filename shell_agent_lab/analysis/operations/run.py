@@ -158,12 +158,23 @@ def _correlation(compiled: Compiled, rows: list[tuple[Any, ...]]) -> list[tuple[
     return out
 
 
+def _label(value: Any) -> str:
+    """A group value as ``levels`` name it: text as it is, 2024.0 as 2024."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    return format_value(value)
+
+
 def _groups(rows: list[tuple[Any, ...]], levels: Sequence[str]) -> dict[str, list[float]]:
     by: dict[str, list[float]] = {}
     for value, group in rows:
         if value is None or (isinstance(value, float) and math.isnan(value)):
             continue
-        by.setdefault(format_value(group) if not isinstance(group, str) else group, []).append(float(value))
+        by.setdefault(_label(group), []).append(float(value))
     if levels:
         missing = [lv for lv in levels if lv not in by]
         if missing:
@@ -181,8 +192,8 @@ def _test(compiled: Compiled, rows: list[tuple[Any, ...]]) -> list[tuple[str, An
     test, names = p["test"], p["names"]
     if test == "chi_square":
         import pandas as pd
-        a = pd.Series([format_value(r[0]) if not isinstance(r[0], str) else r[0] for r in rows], dtype=object)
-        b = pd.Series([format_value(r[1]) if not isinstance(r[1], str) else r[1] for r in rows], dtype=object)
+        a = pd.Series([_label(r[0]) for r in rows], dtype=object)
+        b = pd.Series([_label(r[1]) for r in rows], dtype=object)
         if p["levels"]:
             keep = b.isin(p["levels"])
             a, b = a[keep], b[keep]
