@@ -268,6 +268,10 @@ def test_outliers_by_zscore_and_iqr(engine, fresh):
         iqr = op(engine, fresh, op="outliers", table="sales", column="amount", method="iqr", k=k).values
         low, high = q1 - k * (q3 - q1), q3 + k * (q3 - q1)
         assert iqr["outliers"] == int(((s < low) | (s > high)).sum()) and iqr["upper_fence"] == pytest.approx(high)
+    rows = op(engine, fresh, op="outliers", table="sales", column="amount", method="iqr", output="list").rows
+    fences = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+    assert sorted(r["amount"] for r in rows) == sorted(v for v in s if v < fences[0] or v > fences[1])
+    assert rows[0]["amount"] == 400.0       # the farthest from the middle first
 
 
 def test_regression_matches_linregress(engine, fresh):
