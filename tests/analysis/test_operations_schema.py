@@ -137,3 +137,6 @@ def test_the_operation_tool_checks_runs_and_reports_its_sql(engine):
     scipy = tool.handler(ctx, {"op": "correlation", "table": "sales", "x": "amount", "y": "Price (USD)"})
     assert "pearson_r(amount, Price (USD)) = " in scipy.content and scipy.data == {}
     assert tool.parameters["type"] == "object" and set(tool.parameters["required"]) == {"op", "table"}
+    jsonschema.Draft202012Validator.check_schema(tool.parameters)
+    for args in VALID:       # every operation fits the registered parameters too
+        jsonschema.validate(args, tool.parameters)

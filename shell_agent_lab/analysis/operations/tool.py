@@ -20,9 +20,9 @@ from .schema import operation_schema, schema_problems
 __all__ = ["operation_tools", "TOOL_PARAMETERS"]
 
 _NAME = {"type": "string", "description": "A column name exactly as listed."}
-_OPERAND = {"type": ["string", "object"],
+_OPERAND = {"anyOf": [{"type": "string"}, {"type": "object"}],
             "description": "A column name, or {derived: " + "|".join(DERIVED) + ", a: column, b: column}."}
-_KEY = {"type": ["string", "object"],
+_KEY = {"anyOf": [{"type": "string"}, {"type": "object"}],
         "description": "A column name, {date_part: " + "|".join(DATE_PARTS) + ", column}, {bins: [edges], column} "
                        "or {derived, a, b}."}
 
@@ -36,11 +36,12 @@ TOOL_PARAMETERS: dict[str, Any] = {
             "fn": {"type": "string", "enum": list(MEASURES)}, "column": _OPERAND,
             "ddof": {"type": "integer", "enum": [0, 1]}}, "required": ["fn"]},
             "description": "aggregate: what to compute."},
-        "group_by": {"type": ["array", "string", "object"], "items": _KEY,
-                     "description": "aggregate: up to 3 keys; distribution: one key."},
+        "group_by": {"anyOf": [{"type": "array", "items": _KEY}, {"type": "string"}, {"type": "object"}],
+                     "description": "aggregate: a list of up to 3 keys; distribution: one key."},
         "filters": {"type": "array", "items": {"type": "object", "properties": {
             "column": _NAME, "op": {"type": "string", "enum": list(FILTER_OPS)},
-            "value": {"type": ["string", "number", "boolean", "array"]}}, "required": ["column", "op"]}},
+            "value": {"anyOf": [{"type": "string"}, {"type": "number"}, {"type": "boolean"},
+                                {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "number"}]}}]}}, "required": ["column", "op"]}},
         "order": {"type": "string", "enum": ["desc", "asc"], "description": "aggregate: by the first measure."},
         "limit": {"type": "integer"},
         "distinct": {"type": "boolean", "description": "aggregate: list the distinct group_by values."},
@@ -50,7 +51,7 @@ TOOL_PARAMETERS: dict[str, Any] = {
         "x": _OPERAND, "y": _OPERAND,
         "test": {"type": "string", "enum": list(TESTS)},
         "by": _KEY,
-        "levels": {"type": "array", "items": {"type": ["string", "number"]}},
+        "levels": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "number"}]}},
         "other": _NAME,
         "mu": {"type": "number"},
         "yates": {"type": "boolean"},
