@@ -38,6 +38,14 @@ def schema(tables):
     return operation_schema(tables)
 
 
+@pytest.fixture(scope="module")
+def validator(schema):
+    """jsonschema's validator for the schema (checked once; ``jsonschema.validate`` checks the
+    schema itself again on every call)."""
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
 VALID = [
     {"op": "aggregate", "table": "sales", "measures": [{"fn": "sum", "column": "amount"}], "group_by": ["region"],
      "order": "desc", "limit": 1},
@@ -71,8 +79,7 @@ INVALID = [
 ]
 
 
-def test_the_schema_is_valid_json_schema_and_compact(schema):
-    jsonschema.Draft202012Validator.check_schema(schema)
+def test_the_schema_is_valid_json_schema_and_compact(schema, validator):
     assert len(json.dumps(schema)) < 12_000
     assert schema["$defs"]["c0"]["enum"] == ["region", "amount", "Price (USD)", "day"]
     assert schema["$defs"]["n0"]["enum"] == ["amount", "Price (USD)"]      # text numbers count as numbers
@@ -81,16 +88,16 @@ def test_the_schema_is_valid_json_schema_and_compact(schema):
 
 
 @pytest.mark.parametrize("args", VALID, ids=lambda a: a["op"])
-def test_valid_operations_pass_both_checks_and_compile(schema, tables, args):
-    jsonschema.validate(args, schema)
+def test_valid_operations_pass_both_checks_and_compile(schema, validator, tables, args):
+    validator.validate(args)
     assert schema_problems(args, schema) == []
     compile_operation(args, tables)
 
 
 @pytest.mark.parametrize("args, problem", INVALID, ids=lambda a: json.dumps(a)[:40] if isinstance(a, dict) else a)
-def test_invented_names_and_wrong_shapes_are_refused(schema, args, problem):
+def test_invented_names_and_wrong_shapes_are_refused(schema, validator, args, problem):
     with pytest.raises(jsonschema.ValidationError):
-        jsonschema.validate(args, schema)
+        validator.validate(args)
     found = schema_problems(args, schema)
     assert found and problem in "; ".join(found)
 
@@ -138,5 +145,32 @@ def test_the_operation_tool_checks_runs_and_reports_its_sql(engine):
     assert "pearson_r(amount, Price (USD)) = " in scipy.content and scipy.data == {}
     assert tool.parameters["type"] == "object" and set(tool.parameters["required"]) == {"op", "table"}
     jsonschema.Draft202012Validator.check_schema(tool.parameters)
+    registered = jsonschema.Draft202012Validator(tool.parameters)
     for args in VALID:       # every operation fits the registered parameters too
-        jsonschema.validate(args, tool.parameters)
+        registered.validate(args)
+
+
+def test_ask_operation_sends_the_schema_and_sends_a_refused_reply_back(engine):
+    import threading
+
+    from shell_agent_lab.agent._ask import tool_ask
+    from shell_agent_lab.analysis.operations import ask_operation
+    from shell_agent_lab.llm.scripted import ScriptedBackend, reply
+
+    good = {"op": "aggregate", "table": "sales", "measures": [{"fn": "mean", "column": "Price (USD)"}]}
+    backend = ScriptedBackend([reply('{"op": "aggregate", "table": "sales", "measures": '
+                                     '[{"fn": "mean", "column": "price"}]}'), reply(json.dumps(good))])
+    result = ask_operation(tool_ask(backend, threading.Event()), engine, "Average price?")
+    assert result.values["mean(Price (USD))"] == pytest.approx((1200 + 80 + 5.5 + 7) / 4)
+    assert result.args == good and result.cell.startswith("%%agent_sql\n")
+    first, second = backend.requests
+    assert first.options.response_format["anyOf"] and first.options.temperature == 0
+    assert "Question: Average price?" in first.last_user
+    assert "refused" in second.last_user and "'price' is not one of" in second.last_user
+
+
+def test_ask_operation_gives_up_with_the_last_problem(engine):
+    from shell_agent_lab.analysis.operations import OperationError, ask_operation
+
+    with pytest.raises(OperationError, match="no usable operation: the reply is not a JSON object"):
+        ask_operation(lambda system, user, **kw: "The answer is 42.", engine, "Average price?", attempts=2)

@@ -45,6 +45,8 @@ class OperationResult:
     #: the notebook cell that reproduces the result (see :attr:`.Compiled.cell`)
     cell: str
     definitions: dict[str, str] = field(default_factory=dict)
+    #: the operation's arguments (what ``rerun('operation', args)`` takes)
+    args: dict[str, Any] = field(default_factory=dict)
 
 
 def format_value(value: Any) -> str:
@@ -299,7 +301,8 @@ def run_compiled(engine: Any, compiled: Compiled, *, cancel: threading.Event | N
         lines, values = _scipy_lines(compiled, rows)
     records = [dict(zip(columns, r)) for r in rows] if compiled.kind == "sql" else []
     return OperationResult(compiled.op, compiled.table, compiled.kind, _text(compiled, lines), values, records,
-                           compiled.sql, compiled.function, compiled.cell, dict(compiled.definitions))
+                           compiled.sql, compiled.function, compiled.cell, dict(compiled.definitions),
+                           dict(compiled.args))
 
 
 def run_operation(engine: Any, args: Mapping[str, Any], *, tables: Sequence[TableColumns] | None = None,
