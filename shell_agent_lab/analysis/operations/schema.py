@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._spec import CORRELATIONS, DATE_PARTS, DERIVED, FILTER_OPS, MEASURES, NUMERIC_MEASURES, TESTS
+from ._spec import CORRELATIONS, DATE_PARTS, DERIVED, FILTER_OPS, TESTS
 from ._tables import TableColumns
 
 __all__ = ["operation_schema", "schema_problems", "MAX_TABLES"]
