@@ -4,8 +4,9 @@ Every successful query becomes a ``%%agent_sql`` cell, ``run_python`` code a Pyt
 ``statistics`` call, a chart or a loaded file a Python cell that runs the same tool again
 (:func:`rerun`); an ``operation`` compiled to SQL its statement as a query cell, one computed
 with SciPy a :func:`rerun` cell. Tools whose result a model makes (``analyze_data``,
-summaries) have no cell. Each cell carries a comment line naming the question it answers (``# shell-agent-lab: …``;
-in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql`` line). With
+summaries) have no cell. Each cell carries a comment line naming the question it answers
+(``# shell-agent-lab: …``; in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql``
+line). With
 ``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and runs them;
 without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
 (:data:`CELLS_MIME`) that a notebook driver (:mod:`.nbrun`) turns into cells below it.
