@@ -6,9 +6,8 @@ Every successful query becomes a ``%%agent_sql`` cell, ``run_python`` code a Pyt
 with SciPy a :func:`rerun` cell. Tools whose result a model makes (``analyze_data``,
 summaries) have no cell. Each cell carries a comment line naming the question it answers
 (``# shell-agent-lab: …``; in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql``
-line). With
-``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and runs them;
-without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
+line). With ``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and
+runs them; without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
 (:data:`CELLS_MIME`) that a notebook driver (:mod:`.nbrun`) turns into cells below it.
 """
 from __future__ import annotations
