@@ -41,7 +41,7 @@ _ASKED_FOR: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     ))
 
 #: tools of the project itself; any other name is one of the user's own tools
-_OURS = frozenset({n for names, _ in _ASKED_FOR for n in names} | CORE_TOOLS | {"query_preview"})
+_OURS = frozenset({n for names, _ in _ASKED_FOR for n in names} | CORE_TOOLS | {"query_preview", "operation"})
 
 
 def compact_tools(tools: Sequence[ToolSpec], message: str) -> list[ToolSpec]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..tools.registry import ToolDescriptor
+from .operations import operation_tools
 from .tools_data import data_tools
 from .tools_findings import findings_tools
 from .tools_stats import stats_tools
@@ -12,4 +13,5 @@ __all__ = ["analysis_tools"]
 
 def analysis_tools() -> list[ToolDescriptor]:
     """Every analysis tool, sorted by name. Handlers read ``ctx.engine``, ``ctx.store`` and ``ctx.ask``."""
-    return sorted(data_tools() + findings_tools() + stats_tools() + text_tools(), key=lambda d: d.name)
+    return sorted(data_tools() + findings_tools() + operation_tools() + stats_tools() + text_tools(),
+                  key=lambda d: d.name)

@@ -2,11 +2,12 @@
 
 Every successful query becomes a ``%%agent_sql`` cell, ``run_python`` code a Python cell, a
 ``statistics`` call, a chart or a loaded file a Python cell that runs the same tool again
-(:func:`rerun`). Tools whose result a model makes (``analyze_data``, summaries) have no cell.
-Each cell carries a comment line naming the question it answers (``# shell-agent-lab: …``;
-in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql`` line). With
-``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and runs them;
-without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
+(:func:`rerun`); an ``operation`` compiled to SQL its statement as a query cell, one computed
+with SciPy a :func:`rerun` cell. Tools whose result a model makes (``analyze_data``,
+summaries) have no cell. Each cell carries a comment line naming the question it answers
+(``# shell-agent-lab: …``; in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql``
+line). With ``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and
+runs them; without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
 (:data:`CELLS_MIME`) that a notebook driver (:mod:`.nbrun`) turns into cells below it.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ MARK = "# shell-agent-lab:"
 _SQL_TOOLS = frozenset({"query_sql", "query_preview", "quick_summary"})
 #: tools a cell may run again through :func:`rerun` (no model involved): analysis, charts, and
 #: loading a file (later cells query the table it makes)
-_RERUN_TOOLS = frozenset({"statistics", "create_chart", "load_data"})
+_RERUN_TOOLS = frozenset({"statistics", "create_chart", "load_data", "operation"})
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ def cells_for(reply: "Reply", message: str) -> list[AgentCell]:
         elif activity.name == "create_chart":
             sqls = ran.get("sql") or [args.get("sql", "")]
             add("chart", _rerun_code("create_chart", {**args, "sql": sqls[0]}), activity.name)
+        elif activity.name == "operation" and ran.get("sql"):   # compiled to SQL: the statement itself
+            for sql in ran["sql"]:
+                add("sql", sql, activity.name)
         elif activity.name in _RERUN_TOOLS:
             add("python", _rerun_code(activity.name, args), activity.name)
         elif activity.name in ("run_python", "run_pandas"):

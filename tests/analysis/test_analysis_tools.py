@@ -28,7 +28,7 @@ def test_descriptor_defaults_follow_the_reference(tools):
         "analyze_text": ("read", False, None), "grep_text": ("read", False, None),
         "get_text": ("read", False, None), "create_chart": ("read", False, None),
         "list_objects": ("read", False, None), "get_object": ("read", False, None),
-        "statistics": ("read", False, None),
+        "statistics": ("read", False, None), "operation": ("read", False, None),
     }
     assert {n: (d.category, d.approval_default, d.dialog) for n, d in tools.items()} == expected
     for descriptor in tools.values():
