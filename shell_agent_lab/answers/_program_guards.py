@@ -16,6 +16,10 @@ import types
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+import pandas as pd
+from pandas.api.extensions import ExtensionArray
+
 from ._program_rules import (
     ALLOWED_BUILTINS, FORBIDDEN_BUILTINS, PATH_KEYWORDS, POWER_BITS_CAP, RANGE_CAP,
     SEQUENCE_CAP, TEXT_WRITERS, attribute_refusal, module_allowed,
@@ -93,7 +97,31 @@ def guarded_attr(obj: object, name: str) -> Any:
     _check_value(value, name)
     if name in TEXT_WRITERS and callable(value):
         return _text_only(value, name)
+    return _unshared(obj, value)
+
+
+def _unshared(obj: object, value: Any) -> Any:
+    """``value`` without a way to write into data it shares with a given frame.
+
+    Copy-on-Write protects frames and Series, not what they hand out raw: an extension array
+    (``s.array``, ``.values`` of a nullable, categorical or tz-aware column) is the column's
+    own storage, so the program gets a copy; a writable NumPy view taken from a pandas object
+    is handed out read-only (the program can ``.copy()`` it to write)."""
+    if isinstance(value, ExtensionArray):
+        return value.copy()
+    if isinstance(value, np.ndarray) and value.flags.writeable and value.base is not None \
+            and isinstance(obj, (pd.Series, pd.DataFrame, pd.Index, ExtensionArray)):
+        view = value.view()
+        view.flags.writeable = False
+        return view
+    if value is pd.array:
+        return _copying_array
     return value
+
+
+def _copying_array(data: Any, dtype: Any = None, copy: bool = True) -> Any:
+    """``pd.array`` that always copies (``copy=False`` would hand out a column's storage)."""
+    return pd.array(data, dtype=dtype, copy=True)
 
 
 def _check_value(value: object, name: str) -> None:

@@ -144,6 +144,7 @@ _IO_NAMES = {
     "ExcelFile": "files", "HDFStore": "files", "savefig": "files", "show_versions": "files",
     "read_excel": "files", "ctypeslib": "raw memory", "ctypes": "raw memory",
     "as_strided": "raw memory", "setflags": "raw memory", "LowLevelCallable": "raw memory",
+    "flags": "raw memory", "base": "raw memory", "save_npz": "files", "load_npz": "files",
     "f2py": "compilers", "distutils": "compilers", "testing": "test helpers",
     "datasets": "downloads", "show_config": "printing configuration",
     "info": "output outside the program's (use `df.dtypes` or `len(df)`)", "lookfor": "printing documentation",
@@ -157,6 +158,7 @@ _GLOBAL_STATE = {
     "errstate", "setbufsize", "seed", "set_state", "register_dataframe_accessor",
     "register_series_accessor", "register_index_accessor", "register_extension_dtype",
     "register_matplotlib_converters", "deregister_matplotlib_converters",
+    "set_global_backend", "set_backend", "register_backend", "set_workers",
 }
 _FRAME_ACCESS = {
     "gi_frame", "gi_code", "gi_yieldfrom", "gi_suspended", "cr_frame", "cr_code", "cr_await",

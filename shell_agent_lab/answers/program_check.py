@@ -68,6 +68,9 @@ _ARRAY_BUILDERS = frozenset({"zeros", "ones", "empty", "full", "arange", "linspa
 _DISPATCH_KEYWORDS = frozenset({"func", "aggfunc"})
 _DISPATCH_SKIP = frozenset({"axis", "args", "raw", "result_type", "engine", "engine_kwargs",
                             "by_row", "include_groups", "na_action", "convert_dtype"})
+#: calls that draw from numpy's shared random state unless given a seed or generator
+_SEEDED = frozenset({"sample", "rvs", "bootstrap", "permutation_test", "monte_carlo_test",
+                     "kmeans", "kmeans2"})
 _PASS_THROUGH_BUILTINS = frozenset({"next", "max", "min"})
 _PASS_THROUGH_METHODS = frozenset({"get", "pop", "setdefault", "pipe", "squeeze", "item",
                                    "popitem"})
@@ -206,8 +209,10 @@ class _FormChecker:
         self.given = given
         self.bindings = bindings
         self.problems: list[str] = []
+        self.called: set[int] = set()
 
     def check(self, tree: ast.AST) -> list[str]:
+        self.called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
         for node in ast.walk(tree):
             self._node(node)
         return self.problems
@@ -231,6 +236,12 @@ class _FormChecker:
             self._handler(node)
         elif isinstance(node, ast.arg) and node.arg.startswith("__"):
             self._add(node, f"the name `{node.arg}` starts with `__`; rename it")
+        elif isinstance(node, ast.keyword) and node.arg is None:
+            self._add(node.value, "pass keyword arguments by name (`f(a=1)`) instead of `**`")
+        elif isinstance(node, ast.keyword) and node.arg == "copy":
+            if not (isinstance(node.value, ast.Constant) and node.value.value is True):
+                self._add(node.value, "leave out `copy=`: copies are made where they are "
+                          "needed, and sharing a frame's storage is not allowed")
         elif isinstance(node, ast.keyword) and node.arg == "inplace":
             if not (isinstance(node.value, ast.Constant) and node.value.value is False):
                 self._add(node.value, "`inplace=True` changes an object in place; assign the "
@@ -292,6 +303,8 @@ class _FormChecker:
         name = node.attr
         reason = attribute_refusal(name)
         dotted = self._dotted(node)
+        if name in TEXT_WRITERS and id(node) not in self.called:
+            self._add(node, f"`.{name}` may only be called directly (`print(d.{name}())`)")
         if reason:
             column = "" if name.startswith("_") or self._dotted(node.value) is not None \
                 or isinstance(node.value, ast.Name) and node.value.id in self.bindings.modules \
@@ -329,8 +342,11 @@ class _FormChecker:
                           "path or buffer and print the result")
         if method == "format":
             self._format(node, func)
-        if method == "sample" and not any(k.arg == "random_state" for k in node.keywords):
-            self._add(node, "`.sample()` needs `random_state=0` (or another seed) so the "
+        if method in _SEEDED and not any(
+                k.arg in {"random_state", "rng", "seed"}
+                and not (isinstance(k.value, ast.Constant) and k.value.value is None)
+                for k in node.keywords):
+            self._add(node, f"`.{method}()` needs `random_state=0` (or another seed) so the "
                       "notebook's shared random state is left alone")
         if method in DISPATCH_METHODS and node.args:
             self._dispatch(node, method, node.args[0])
@@ -339,10 +355,6 @@ class _FormChecker:
                     method in DISPATCH_METHODS and keyword.arg not in _DISPATCH_SKIP):
                 self._dispatch(node, method or keyword.arg or "call", keyword.value)
         self._call_size(node, func)
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.Attribute) and child is not func \
-                    and child.attr in TEXT_WRITERS:
-                self._add(child, f"`.{child.attr}` may only be called directly")
 
     def _format(self, node: ast.Call, func: ast.AST) -> None:
         receiver = func.value if isinstance(func, ast.Attribute) else None

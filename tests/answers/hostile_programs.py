@@ -139,3 +139,30 @@ HOSTILE: list[tuple[str, str, str]] = [
     ("huge range at run time", "n = 10 ** 12\nprint(sum(range(n)))", "blocked"),
     ("oversized source", "x = 1\n" * 2000, "refused"),
 ]
+
+# Writes into storage that Copy-on-Write does not track: extension arrays handed out by
+# ``.array``/``.values``, the base of a read-only view, the writeable flag.
+HOSTILE += [
+    ("array write", "d = dict(x=df)['x']\nd['sales'].array[0] = 99", "harmless"),
+    ("nullable values write", "d = dict(x=df)['x']\nv = d['stock'].values\nv[0] = 99",
+     "harmless"),
+    ("categorical values write", "d = dict(x=df)['x']\nv = d['kind'].values\nv[0] = 'y'",
+     "harmless"),
+    ("tz array write", "d = dict(x=df)['x']\nv = d['at'].array\nv[1] = v[0]\nv[2] = None",
+     "harmless"),
+    ("array fillna in place", "d = dict(x=df)['x']\nv = d['stock'].array\n"
+     "v.fillna(0)\nw = v.T\nw[0] = 5", "harmless"),
+    ("index array write", "d = dict(x=df)['x']\nv = d.index.array\nv[0] = 99", "harmless"),
+    ("index asi8 write", "d = dict(x=df)['x']\nv = d['at'].dt.tz_localize(None)\n"
+     "i = dict(x=d)['x'].set_index('when').index\nprint(len(i))", "harmless"),
+    ("view flags flipped", "d = dict(x=df)['x']\nv = d['sales'].values\nv.flags.writeable = True",
+     "refused"),
+    ("view base", "d = dict(x=df)['x']\nb = d['sales'].values.base\nb[0] = 77", "refused"),
+    ("pd.array copy=False", "import pandas as pd\nd = dict(x=df)['x']\n"
+     "a = pd.array(d['stock'], copy=False)\na[0] = 5", "refused"),
+    ("pd.array positional copy", "import pandas as pd\nd = dict(x=df)['x']\n"
+     "a = pd.array(d['stock'], None, False)\na[0] = 5", "harmless"),
+    ("keyword splat", "kw = dict(inplace=True)\ndf.dropna(**kw)", "refused"),
+    ("rvs without seed", "from scipy import stats\nprint(stats.norm.rvs(size=3))", "refused"),
+    ("sample with None seed", "print(df.sample(2, random_state=None))", "refused"),
+]

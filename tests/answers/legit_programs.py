@@ -18,6 +18,9 @@ def sales_frames() -> dict[str, pd.DataFrame]:
                  "2023-03-04 07:45", "2023-03-04 15:20"],
         "segment": ["A", "B", "A", "B", "A", "B", "A", "B"],
     })
+    sales["stock"] = pd.array([5, None, 7, 1, 0, 2, None, 9], dtype="Int64")
+    sales["kind"] = pd.Categorical(["x", "y", "x", "x", "y", "y", "x", "y"])
+    sales["at"] = pd.to_datetime(sales["when"]).dt.tz_localize("UTC")
     sales.attrs["source"] = {"file": "sales.csv"}
     sales.index.name = "row"
     targets = pd.DataFrame({"region": ["North", "South", "East", "West"],
