@@ -137,8 +137,8 @@ def _check_value(value: object, name: str) -> None:
             raise _refuse(f"`.{name}` is a builtin that is not allowed")
         module = getattr(value, "__module__", None)
         if isinstance(module, str) and module.split(".")[0] in _UNSAFE_FUNCTION_MODULES \
-                and not isinstance(value, type):
-            raise _refuse(f"`.{name}` is a function of `{module}`, which is not allowed")
+                and not (isinstance(value, type) and module == "builtins"):
+            raise _refuse(f"`.{name}` comes from `{module}`, which is not allowed")
         if not _GLOBAL_RNG:
             _GLOBAL_RNG.append(_global_random_state())
         if getattr(value, "__self__", None) is _GLOBAL_RNG[0]:

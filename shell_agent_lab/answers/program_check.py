@@ -46,6 +46,8 @@ run time). The rules are allowlists wherever the language allows:
 from __future__ import annotations
 
 import ast
+import re
+import string
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
@@ -355,13 +357,18 @@ class _FormChecker:
                     method in DISPATCH_METHODS and keyword.arg not in _DISPATCH_SKIP):
                 self._dispatch(node, method or keyword.arg or "call", keyword.value)
         self._call_size(node, func)
+        for arg in [*node.args, *(k.value for k in node.keywords)]:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) \
+                    and _NESTED_REPEAT.search(arg.value):
+                self._add(node, f"the pattern `{arg.value[:40]}` nests repeats (like "
+                          "`(a+)+`), which can run for ever inside the regular-expression "
+                          "engine, out of the time limit's reach: use a single repeat")
 
     def _format(self, node: ast.Call, func: ast.AST) -> None:
         receiver = func.value if isinstance(func, ast.Attribute) else None
         if not (isinstance(receiver, ast.Constant) and isinstance(receiver.value, str)):
             self._add(node, "`.format` is allowed only on a literal string; use an f-string")
             return
-        import string
         try:
             fields = [f for _, f, _, _ in string.Formatter().parse(receiver.value) if f]
         except ValueError:
@@ -465,6 +472,8 @@ class _FormChecker:
                 return
 
 
+#: a group that ends in a repeat and is itself repeated: ``(a+)+``, ``(\w*)*``, ``(x+){2,}``
+_NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})\)(?:[+*]|\{\d*,\d*\})")
 _SHARED_RNG = ("it uses the random state shared with the notebook; use "
                "`rng = np.random.default_rng(0)` and `rng.…`")
 

@@ -166,3 +166,9 @@ HOSTILE += [
     ("rvs without seed", "from scipy import stats\nprint(stats.norm.rvs(size=3))", "refused"),
     ("sample with None seed", "print(df.sample(2, random_state=None))", "refused"),
 ]
+
+HOSTILE += [
+    ("catastrophic regex", "import re\nprint(re.match(r'(a+)+$', 'a' * 30 + 'b'))", "refused"),
+    ("catastrophic str.contains", "print(df['region'].str.contains(r'(\\w*)*x').sum())",
+     "refused"),
+]
