@@ -1,6 +1,8 @@
 """The static check of model-written pandas programs (shell_agent_lab.answers.program_check)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from shell_agent_lab.answers.program_check import MAX_NODES, MAX_SOURCE_CHARS, check_program
@@ -121,3 +123,24 @@ def test_allowed_imports():
               "from collections import Counter, defaultdict\nimport functools\n"
               "from numpy.random import default_rng\nimport numpy.linalg as la\n")
     assert check_program(source, given=set()) == []
+
+
+def test_the_docs_page_shows_the_messages_the_check_gives():
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "programs.md").read_text("utf-8")
+    write = check_program("import pandas as pd\nx = 1\ndf['x'] = 1", given={"df"})
+    imports = check_program("import os", given={"df"})
+    assert write[0] in page and imports[0] in page
+
+
+def test_the_docs_page_lists_the_allowed_standard_modules():
+    from pathlib import Path
+
+    from shell_agent_lab.answers._program_rules import STDLIB_MODULES
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "programs.md").read_text("utf-8")
+    listed = page.split("from the standard library", 1)[1].split("\n-", 1)[0]
+    assert set(re.findall(r"`(\w+)`", listed)) == set(STDLIB_MODULES)
+    for name in STDLIB_MODULES:
+        assert check_program(f"import {name}", given=set()) == []
