@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import sys
 import threading
 import types
 from collections.abc import Callable
@@ -21,7 +22,7 @@ import pandas as pd
 from pandas.api.extensions import ExtensionArray
 
 from ._program_rules import (
-    ALLOWED_BUILTINS, FORBIDDEN_BUILTINS, PATH_KEYWORDS, POWER_BITS_CAP, RANGE_CAP,
+    ALLOWED_BUILTINS, FORBIDDEN_BUILTINS, MUTATING_METHODS, PATH_KEYWORDS, POWER_BITS_CAP, RANGE_CAP,
     SEQUENCE_CAP, TEXT_WRITERS, attribute_refusal, module_allowed,
 )
 
@@ -87,12 +88,15 @@ def _global_random_state() -> object:
 _GLOBAL_RNG: list[object] = []
 
 
-def guarded_attr(obj: object, name: str) -> Any:
+def guarded_attr(obj: object, name: str, shared: frozenset[int] = frozenset()) -> Any:
     """``obj.name`` for a program: refused names, modules outside the allowlist, interpreter
-    internals, unsafe functions and the shared random generator's methods are blocked."""
+    internals, unsafe functions, the shared random generator's methods and the mutating
+    methods of objects a module holds (``shared``) are blocked."""
     reason = attribute_refusal(name)
     if reason:
         raise _refuse(f"`.{name}` is not allowed: {reason}")
+    if name in _MUTATORS and id(obj) in shared:
+        raise _refuse(f"`.{name}()` would change an object that belongs to a module")
     value = getattr(obj, name)
     _check_value(value, name)
     if name in TEXT_WRITERS and callable(value):
@@ -154,16 +158,46 @@ def _text_only(method: Callable[..., Any], name: str) -> Callable[..., Any]:
     return call
 
 
-def guarded_target(obj: object) -> object:
+def guarded_target(obj: object, shared: frozenset[int] = frozenset()) -> object:
     """The object an assignment or ``del`` writes into, refused when it is shared with the
-    notebook: a module, a class, a function, pandas' options."""
+    notebook: a module, a class, a function, pandas' options, or an object a module holds
+    (``shared``: ids from :func:`module_objects`)."""
     if isinstance(obj, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType,
                         types.MethodType)):
         raise _refuse("programs may not change modules, classes or functions")
     kind = type(obj).__module__ or ""
     if kind.startswith(("pandas._config", "numpy._core._ufunc_config")):
         raise _refuse("programs may not change shared settings")
+    if id(obj) in shared:
+        raise _refuse("programs may not change objects that belong to a module")
     return obj
+
+
+_IMMUTABLE = (int, float, complex, str, bytes, tuple, frozenset, bool, type(None),
+              types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)
+_MODULE_OBJECTS: dict[tuple[str, ...], frozenset[int]] = {}
+#: methods that change a container or array in place, refused on objects a module holds
+_MUTATORS = MUTATING_METHODS | {"add", "partition", "setfield", "byteswap", "__setitem__"}
+
+
+def module_objects() -> frozenset[int]:
+    """The ids of the mutable objects the loaded allowed modules hold at their top level
+    (``scipy.stats.norm``, ``numpy.sctypeDict``, ``scipy.constants.physical_constants``…):
+    a program may read them, never change them, however it came to hold them. Cached per set
+    of loaded modules (module-level objects live as long as their module)."""
+    loaded = tuple(sorted(name for name, module in list(sys.modules.items())
+                          if module is not None and module_allowed(name)))
+    found = _MODULE_OBJECTS.get(loaded)
+    if found is None:
+        ids: set[int] = set()
+        for name in loaded:
+            for attr, value in list(vars(sys.modules[name]).items()):
+                if not attr.startswith("_") and not isinstance(value, _IMMUTABLE):
+                    ids.add(id(value))
+        found = frozenset(ids)
+        _MODULE_OBJECTS.clear()
+        _MODULE_OBJECTS[loaded] = found
+    return found
 
 
 def guarded_binop(op: str, left: Any, right: Any) -> Any:
@@ -247,8 +281,17 @@ def make_builtins(capture: Capture) -> dict[str, Any]:
 
 
 def guard_names() -> dict[str, Any]:
-    """The guard functions the rewritten program calls, under names it cannot spell itself."""
-    return {_ATTR: guarded_attr, _TARGET: guarded_target, _BINOP: guarded_binop}
+    """The guard functions the rewritten program calls, under names it cannot spell itself
+    (call it after the program's modules are loaded: it takes stock of their objects)."""
+    shared = module_objects()
+
+    def attr(obj: object, name: str) -> Any:
+        return guarded_attr(obj, name, shared)
+
+    def target(obj: object) -> object:
+        return guarded_target(obj, shared)
+
+    return {_ATTR: attr, _TARGET: target, _BINOP: guarded_binop}
 
 
 def _call(name: str, *args: ast.expr) -> ast.Call:

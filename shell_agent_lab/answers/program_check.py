@@ -70,6 +70,9 @@ _ARRAY_BUILDERS = frozenset({"zeros", "ones", "empty", "full", "arange", "linspa
 _DISPATCH_KEYWORDS = frozenset({"func", "aggfunc"})
 _DISPATCH_SKIP = frozenset({"axis", "args", "raw", "result_type", "engine", "engine_kwargs",
                             "by_row", "include_groups", "na_action", "convert_dtype"})
+#: more methods that change their receiver, refused on modules and what is taken from them
+#: (on frames they are pandas methods that return a new object: ``df.add(1)``)
+_SHARED_MUTATORS = MUTATING_METHODS | {"add", "partition", "setfield", "byteswap"}
 #: calls that draw from numpy's shared random state unless given a seed or generator
 _SEEDED = frozenset({"sample", "rvs", "bootstrap", "permutation_test", "monte_carlo_test",
                      "kmeans", "kmeans2"})
@@ -563,6 +566,8 @@ class _Kind:
     it must not change, described for the message (``"the given frame `df`"``)."""
 
     origin: str = ""
+    #: a module, class or builtin: shared with the notebook, not just borrowed from a frame
+    shared: bool = False
 
     @property
     def fresh(self) -> bool:
@@ -573,7 +578,8 @@ _FRESH = _Kind()
 
 
 def _join(*kinds: _Kind) -> _Kind:
-    return next((k for k in kinds if not k.fresh), _FRESH)
+    return next((k for k in kinds if k.shared), None) or \
+        next((k for k in kinds if not k.fresh), _FRESH)
 
 
 _State = dict[str, _Kind]
@@ -611,7 +617,10 @@ class _WriteChecker:
             target = node.target
             if isinstance(target, ast.Name):
                 kind = self._lookup(target.id, state, outer)
-                if not kind.fresh:
+                # `n += 1` rebinds a number; only a given frame itself or a shared object is
+                # changed in place by `+=` in a way worth refusing (anything else taken from a
+                # frame is a copy-on-write object)
+                if kind.shared or kind.origin == f"the given frame `{target.id}`":
                     self._problem(node, f"`{target.id} {_op(node.op)}= …` changes "
                                   f"{kind.origin} in place; write `{target.id} = "
                                   f"{target.id} {_op(node.op)} …`")
@@ -645,7 +654,7 @@ class _WriteChecker:
             state = dict(state)
             for alias in node.names:
                 name = alias.asname or alias.name.split(".")[0]
-                state[name] = _Kind(f"the module or library object `{name}`")
+                state[name] = _Kind(f"the module or library object `{name}`", shared=True)
         elif isinstance(node, ast.FunctionDef):
             for decorator in node.decorator_list:
                 self._expr(decorator, state, outer)
@@ -715,7 +724,7 @@ class _WriteChecker:
             return state[name]
         if outer is not None and name in outer:
             return outer[name]
-        return _Kind(f"the builtin or module `{name}`")
+        return _Kind(f"the builtin or module `{name}`", shared=True)
 
     def _problem(self, node: ast.AST, text: str) -> None:
         self.problems.append(_at(node, text))
@@ -763,7 +772,8 @@ class _WriteChecker:
         arguments = [self._expr(a, state, outer) for a in node.args]
         arguments += [self._expr(k.value, state, outer) for k in node.keywords]
         if isinstance(func, ast.Attribute):
-            if func.attr in MUTATING_METHODS and not receiver.fresh:
+            if (func.attr in MUTATING_METHODS and not receiver.fresh) or \
+                    (func.attr in _SHARED_MUTATORS and receiver.shared):
                 self._problem(node, f"`.{func.attr}()` changes {receiver.origin}: "
                               f"{_hint(receiver)}")
             if func.attr in _PASS_THROUGH_METHODS:
@@ -771,7 +781,7 @@ class _WriteChecker:
         if isinstance(func, ast.Name) and func.id in _PASS_THROUGH_BUILTINS:
             return _join(*arguments)
         if isinstance(func, ast.Name) and func.id == "type":
-            return _Kind("a class (classes are shared with the notebook)")
+            return _Kind("a class (classes are shared with the notebook)", shared=True)
         return _FRESH
 
     def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp,

@@ -172,3 +172,14 @@ HOSTILE += [
     ("catastrophic str.contains", "print(df['region'].str.contains(r'(\\w*)*x').sum())",
      "refused"),
 ]
+
+# Objects a module holds, reached through a container so the static check cannot see them.
+HOSTILE += [
+    ("laundered module dict", "import numpy as np\nd = dict(x=np.sctypeDict)['x']\nd.clear()",
+     "blocked"),
+    ("laundered module dict item", "import numpy as np\nd = dict(x=np.sctypeDict)['x']\n"
+     "d['mine'] = 1", "blocked"),
+    ("laundered distribution", "from scipy import stats\nn = dict(x=stats.norm)['x']\nn.a = 5",
+     "blocked"),
+    ("module dict", "import numpy as np\nnp.sctypeDict.clear()", "refused"),
+]

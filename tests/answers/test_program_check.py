@@ -144,3 +144,10 @@ def test_the_docs_page_lists_the_allowed_standard_modules():
     assert set(re.findall(r"`(\w+)`", listed)) == set(STDLIB_MODULES)
     for name in STDLIB_MODULES:
         assert check_program(f"import {name}", given=set()) == []
+
+
+def test_augmented_numbers_taken_from_a_frame_are_fine():
+    assert check_program("m = df.shape[0]\nm -= 1\ndef f(n):\n    n += 1\n    return n",
+                         given={"df"}) == []
+    assert check_program("df += 1", given={"df"})
+    assert check_program("import numpy as np\nt = np.typecodes\nt |= {}", given={"df"})
