@@ -22,8 +22,8 @@ import pandas as pd
 from pandas.api.extensions import ExtensionArray
 
 from ._program_rules import (
-    ALLOWED_BUILTINS, FORBIDDEN_BUILTINS, MUTATING_METHODS, PATH_KEYWORDS, POWER_BITS_CAP, RANGE_CAP,
-    SEQUENCE_CAP, TEXT_WRITERS, attribute_refusal, module_allowed,
+    ALLOWED_BUILTINS, FORBIDDEN_BUILTINS, MUTATING_METHODS, PATH_KEYWORDS, POWER_BITS_CAP,
+    RANGE_CAP, SEQUENCE_CAP, TEXT_WRITERS, attribute_refusal, module_allowed,
 )
 
 __all__ = ["Blocked", "Capture", "make_builtins", "guard_names", "rewrite"]

@@ -4,11 +4,13 @@ the same things for the same reasons.
 """
 from __future__ import annotations
 
+import ast
+
 __all__ = [
     "ALLOWED_BUILTINS", "ALLOWED_EXCEPTIONS", "FORBIDDEN_BUILTINS", "FORBIDDEN_ATTRIBUTES",
     "TEXT_WRITERS", "CONVERTERS", "MUTATING_METHODS", "DISPATCH_METHODS", "PATH_KEYWORDS",
     "NUMPY_RANDOM_ALLOWED", "SEQUENCE_CAP", "RANGE_CAP", "POWER_BITS_CAP",
-    "module_allowed", "attribute_refusal", "STDLIB_MODULES",
+    "module_allowed", "attribute_refusal", "STDLIB_MODULES", "at_line", "show",
 ]
 
 #: standard-library modules a program may import: pure computation, no I/O, no global state a
@@ -23,9 +25,9 @@ _NUMPY_SUBMODULES = frozenset({"linalg", "random", "fft", "ma", "polynomial", "c
                                "emath", "dtypes", "exceptions", "typing"})
 _SCIPY_SUBMODULES = frozenset({"stats", "special", "optimize", "interpolate", "linalg",
                                "signal", "integrate", "spatial", "cluster", "fft", "ndimage",
-                               "sparse", "constants", "odr"})
-_PANDAS_SUBMODULES = frozenset({"api", "api.types", "api.typing", "tseries", "tseries.offsets",
-                                "tseries.frequencies", "errors", "arrays", "offsets"})
+                               "sparse", "constants", "odr", "differentiate", "fftpack"})
+_PANDAS_SUBMODULES = frozenset({"api", "api.types", "api.typing", "api.indexers", "tseries",
+                                "tseries.offsets", "tseries.frequencies", "errors", "arrays"})
 
 
 def module_allowed(name: str) -> bool:
@@ -40,7 +42,7 @@ def module_allowed(name: str) -> bool:
     if top == "pandas":
         return rest in _PANDAS_SUBMODULES
     if top == "numpy":
-        return rest.split(".")[0] in _NUMPY_SUBMODULES
+        return rest.split(".")[0] in _NUMPY_SUBMODULES or rest == "lib.scimath"
     if top == "scipy":
         return rest.split(".")[0] in _SCIPY_SUBMODULES
     return False
@@ -147,7 +149,8 @@ _IO_NAMES = {
     "flags": "raw memory", "base": "raw memory", "save_npz": "files", "load_npz": "files",
     "f2py": "compilers", "distutils": "compilers", "testing": "test helpers",
     "datasets": "downloads", "show_config": "printing configuration",
-    "info": "output outside the program's (use `df.dtypes` or `len(df)`)", "lookfor": "printing documentation",
+    "info": "output outside the program's (use `df.dtypes` or `len(df)`)",
+    "lookfor": "printing documentation",
     "source": "printing documentation", "add_docstring": "changing numpy",
     "add_newdoc": "changing numpy",
 }
@@ -204,3 +207,16 @@ def attribute_refusal(name: str) -> str | None:
     if name.startswith("to_") and name not in TEXT_WRITERS and name not in CONVERTERS:
         return "programs may not write files; print the result instead"
     return None
+
+
+def at_line(node: ast.AST, text: str) -> str:
+    """``text`` prefixed with the line of ``node``."""
+    return f"line {getattr(node, 'lineno', 1)}: {text}"
+
+
+def show(node: ast.AST, limit: int = 40) -> str:
+    try:
+        text = ast.unparse(node)
+    except Exception:  # unparse is total on parsed trees; this is only a safety net
+        return "this expression"
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -1,9 +1,10 @@
 """Hostile programs for the program check and runner: (label, source, expected).
 
-``{tmp}`` in a source is replaced (``str.replace``, so other braces are literal) by a temporary directory the tests watch. ``expected`` says
-which layer must stop the program: ``"refused"`` (the static check), ``"blocked"`` (a run-time
-guard, after the check let it through), ``"stopped"`` (the time limit), ``"error"`` (it runs
-and fails on its own, harmlessly), ``"harmless"`` (it runs to the end and changes nothing).
+``{tmp}`` in a source is replaced (``str.replace``, so other braces are literal) by a temporary
+directory the tests watch. ``expected`` says which layer must stop the program: ``"refused"``
+(the static check), ``"blocked"`` (a run-time guard, after the check let it through),
+``"stopped"`` (the time limit), ``"error"`` (it runs and fails on its own, harmlessly),
+``"harmless"`` (it runs to the end and changes nothing).
 """
 from __future__ import annotations
 
