@@ -120,6 +120,8 @@ def _unshared(obj: object, value: Any) -> Any:
         return view
     if value is pd.array:
         return _copying_array
+    if isinstance(value, types.ModuleType) and value.__name__ == "math":
+        return _MATH
     return value
 
 
@@ -227,6 +229,32 @@ def _check_power(base: Any, exponent: Any) -> None:
         raise _refuse("`**` would build a number too large to compute")
 
 
+_EXACT_CAP = 20_000
+
+
+def _bounded(function: Callable[..., Any]) -> Callable[..., Any]:
+    def call(*args: Any) -> Any:
+        if any(isinstance(a, int) and a > _EXACT_CAP for a in args):
+            raise _refuse(f"`math.{function.__name__}` of a number over {_EXACT_CAP:,} would "
+                          "run for minutes inside C; use `scipy.special.gammaln` for sizes")
+        return function(*args)
+    return call
+
+
+def _make_math() -> types.ModuleType:
+    """``math`` with ``factorial``, ``comb`` and ``perm`` capped: exact big-number work runs
+    inside C, where the time limit cannot stop it."""
+    import math
+    module = types.ModuleType("math", math.__doc__)
+    module.__dict__.update({k: v for k, v in vars(math).items() if not k.startswith("__")})
+    for name in ("factorial", "comb", "perm"):
+        setattr(module, name, _bounded(getattr(math, name)))
+    return module
+
+
+_MATH = _make_math()
+
+
 def _guarded_import(name: str, globals: Any = None, locals: Any = None,
                     fromlist: Any = (), level: int = 0) -> Any:
     if level or not module_allowed(name):
@@ -235,6 +263,8 @@ def _guarded_import(name: str, globals: Any = None, locals: Any = None,
         if not isinstance(item, str) or item == "*" or attribute_refusal(item):
             raise _refuse(f"importing `{item}` from `{name}` is not allowed")
     module = builtins.__import__(name, None, None, fromlist, 0)
+    if name == "math":
+        return _MATH
     for item in fromlist or ():
         if hasattr(module, item):
             _check_value(getattr(module, item), item)

@@ -95,6 +95,15 @@ def run_program(source: str, frames: Mapping[str, pd.DataFrame], *, timeout: flo
 
     The user's frames are never changed. Returns a :class:`ProgramRun`; never raises.
     """
+    try:
+        return _run(source, frames, timeout, max_output_chars)
+    except Exception as exc:  # a fault of the runner itself: reported, never raised
+        return ProgramRun(ok=False, error=f"the program could not be run: "
+                          f"{type(exc).__name__}: {exc}")
+
+
+def _run(source: str, frames: Mapping[str, Any], timeout: float,
+         max_output_chars: int) -> ProgramRun:
     started = time.monotonic()
     bad_names = [n for n in frames if not n.isidentifier() or n.startswith("_")]
     if bad_names:

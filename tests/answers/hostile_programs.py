@@ -184,3 +184,11 @@ HOSTILE += [
      "blocked"),
     ("module dict", "import numpy as np\nnp.sctypeDict.clear()", "refused"),
 ]
+
+HOSTILE += [
+    ("exact factorial", "import math\nn = 10 ** 7\nprint(math.factorial(n))", "blocked"),
+    ("exact factorial imported", "from math import comb\nn = 10 ** 7\nprint(comb(n, n // 2))",
+     "blocked"),
+    ("math through fractions", "import fractions\nm = fractions.math\nprint(m.factorial(10 ** 7))",
+     "blocked"),
+]
