@@ -109,12 +109,13 @@ def _unshared(obj: object, value: Any) -> Any:
 
     Copy-on-Write protects frames and Series, not what they hand out raw: an extension array
     (``s.array``, ``.values`` of a nullable, categorical or tz-aware column) is the column's
-    own storage, so the program gets a copy; a writable NumPy view taken from a pandas object
-    is handed out read-only (the program can ``.copy()`` it to write)."""
+    own storage, so the program gets a copy; a writable NumPy view taken from any pandas
+    object (a Series, an accessor such as ``.sparse``) is handed out read-only (the program can
+    ``.copy()`` it to write)."""
     if isinstance(value, ExtensionArray):
         return value.copy()
-    if isinstance(value, np.ndarray) and value.flags.writeable and value.base is not None \
-            and isinstance(obj, (pd.Series, pd.DataFrame, pd.Index, ExtensionArray)):
+    if isinstance(value, np.ndarray) and value.flags.writeable \
+            and (type(obj).__module__ or "").startswith("pandas"):
         view = value.view()
         view.flags.writeable = False
         return view

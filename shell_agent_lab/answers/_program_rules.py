@@ -150,6 +150,7 @@ _IO_NAMES = {
     "f2py": "compilers", "distutils": "compilers", "testing": "test helpers",
     "datasets": "downloads", "show_config": "printing configuration",
     "info": "output outside the program's (use `df.dtypes` or `len(df)`)",
+    "show_runtime": "output outside the program's",
     "lookfor": "printing documentation",
     "source": "printing documentation", "add_docstring": "changing numpy",
     "add_newdoc": "changing numpy",

@@ -25,7 +25,8 @@ run time). The rules are allowlists wherever the language allows:
   convert in memory; every other ``to_*`` writes and is refused. Methods that look a function
   up by name (``agg``, ``apply``, ``transform``, and any ``aggfunc=``/``func=``) take only
   literal names, functions and lambdas, so ``df.agg('to_pickle', path)`` or a name built from
-  pieces cannot reach a refused method.
+  pieces cannot reach a refused method. ``pipe`` takes any function the program can name:
+  everything it can name has passed these rules.
 * **Writes**: the given frames, modules, builtins and whatever is taken from them (columns,
   ``.loc``, ``.attrs``, ``.index``, a name bound to one) may not be assigned into, deleted
   from, augmented in place or changed by a mutating method (``update``, ``insert``, ``pop``,

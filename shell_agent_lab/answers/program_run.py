@@ -36,6 +36,7 @@ import importlib
 import json
 import math
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Iterator, Mapping
@@ -205,21 +206,31 @@ def _load_modules(tree: ast.Module) -> None:
                 pass           # own import reports it, on its line
 
 
+_COW_LOCK = threading.Lock()
+_cow_runs = 0
+_cow_before: Any = None
+
+
 @contextmanager
 def _copy_on_write() -> Iterator[None]:
-    """Copy-on-Write for the run: always on in pandas 3; switched on and back under pandas 2."""
+    """Copy-on-Write for the run: always on in pandas 3; under pandas 2 switched on by the
+    first of the runs in progress (in any thread) and restored by the last."""
+    global _cow_runs, _cow_before
     if int(pd.__version__.split(".")[0]) >= 3:
         yield
         return
-    before = pd.get_option("mode.copy_on_write")
-    if before is True:
-        yield
-        return
-    pd.set_option("mode.copy_on_write", True)
+    with _COW_LOCK:
+        if _cow_runs == 0:
+            _cow_before = pd.get_option("mode.copy_on_write")
+            pd.set_option("mode.copy_on_write", True)
+        _cow_runs += 1
     try:
         yield
     finally:
-        pd.set_option("mode.copy_on_write", before)
+        with _COW_LOCK:
+            _cow_runs -= 1
+            if _cow_runs == 0:
+                pd.set_option("mode.copy_on_write", _cow_before)
 
 
 def _protected_copy(frame: Any) -> Any:

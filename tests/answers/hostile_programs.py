@@ -154,6 +154,8 @@ HOSTILE += [
     ("array fillna in place", "d = dict(x=df)['x']\nv = d['stock'].array\n"
      "v.fillna(0)\nw = v.T\nw[0] = 5", "harmless"),
     ("index array write", "d = dict(x=df)['x']\nv = d.index.array\nv[0] = 99", "harmless"),
+    ("sparse values write", "d = dict(x=df)['x']\nv = d['thin'].sparse.sp_values\nv[0] = 99",
+     "error"),
     ("index asi8 write", "d = dict(x=df)['x']\nv = d['at'].dt.tz_localize(None)\n"
      "i = dict(x=d)['x'].set_index('when').index\nprint(len(i))", "harmless"),
     ("view flags flipped", "d = dict(x=df)['x']\nv = d['sales'].values\nv.flags.writeable = True",

@@ -21,6 +21,7 @@ def sales_frames() -> dict[str, pd.DataFrame]:
     sales["stock"] = pd.array([5, None, 7, 1, 0, 2, None, 9], dtype="Int64")
     sales["kind"] = pd.Categorical(["x", "y", "x", "x", "y", "y", "x", "y"])
     sales["at"] = pd.to_datetime(sales["when"]).dt.tz_localize("UTC")
+    sales["thin"] = pd.arrays.SparseArray([0, 0, 3.0, 0, 5.0, 0, 0, 1.0])
     sales.attrs["source"] = {"file": "sales.csv"}
     sales.index.name = "row"
     targets = pd.DataFrame({"region": ["North", "South", "East", "West"],

@@ -134,7 +134,7 @@ def test_missing_column_error_lists_the_columns(frames):
     run = run_program("x = 1\nprint(df['Revenue'].sum())", {"df": frames["df"]})
     assert not run.ok
     assert run.error == ("line 2: KeyError: 'Revenue' — columns are: region, sales, units, "
-                         "price_text, when, segment, stock, kind, at")
+                         "price_text, when, segment, stock, kind, at, thin")
 
 
 def test_missing_attribute_error_lists_columns_of_every_frame(frames):
