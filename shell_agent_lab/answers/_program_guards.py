@@ -23,7 +23,8 @@ from pandas.api.extensions import ExtensionArray
 
 from ._program_rules import (
     ALLOWED_BUILTINS, FORBIDDEN_BUILTINS, MUTATING_METHODS, PATH_KEYWORDS, POWER_BITS_CAP,
-    RANGE_CAP, SEQUENCE_CAP, TEXT_WRITERS, attribute_refusal, module_allowed,
+    RANGE_CAP, SEQUENCE_CAP, TEXT_WRITERS, attribute_refusal, format_reads_fields,
+    module_allowed,
 )
 
 __all__ = ["Blocked", "Capture", "make_builtins", "guard_names", "rewrite"]
@@ -97,6 +98,8 @@ def guarded_attr(obj: object, name: str, shared: frozenset[int] = frozenset()) -
         raise _refuse(f"`.{name}` is not allowed: {reason}")
     if name in _MUTATORS and id(obj) in shared:
         raise _refuse(f"`.{name}()` would change an object that belongs to a module")
+    if name == "format" and (obj is str or isinstance(obj, str) and format_reads_fields(obj)):
+        raise _refuse("format fields may not read attributes or items; use an f-string")
     value = getattr(obj, name)
     _check_value(value, name)
     if name in TEXT_WRITERS and callable(value):

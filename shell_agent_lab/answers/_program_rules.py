@@ -5,12 +5,14 @@ the same things for the same reasons.
 from __future__ import annotations
 
 import ast
+import string
 
 __all__ = [
     "ALLOWED_BUILTINS", "ALLOWED_EXCEPTIONS", "FORBIDDEN_BUILTINS", "FORBIDDEN_ATTRIBUTES",
     "TEXT_WRITERS", "CONVERTERS", "MUTATING_METHODS", "DISPATCH_METHODS", "PATH_KEYWORDS",
     "NUMPY_RANDOM_ALLOWED", "SEQUENCE_CAP", "RANGE_CAP", "POWER_BITS_CAP",
     "module_allowed", "attribute_refusal", "STDLIB_MODULES", "at_line", "show",
+    "format_reads_fields",
 ]
 
 #: standard-library modules a program may import: pure computation, no I/O, no global state a
@@ -221,3 +223,19 @@ def show(node: ast.AST, limit: int = 40) -> str:
     except Exception:  # unparse is total on parsed trees; this is only a safety net
         return "this expression"
     return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def format_reads_fields(template: str) -> bool:
+    """Whether a ``str.format`` template reads attributes or items of its arguments
+    (``{0.__class__}``, ``{0[key]}``, also nested in a format spec), which would reach past
+    every attribute rule; a template that cannot be parsed counts as reading."""
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError:
+        return True
+    for _, field, spec, _ in parts:
+        if field is not None and ("." in field or "[" in field):
+            return True
+        if spec and "{" in spec and format_reads_fields(spec):
+            return True
+    return False

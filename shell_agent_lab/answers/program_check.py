@@ -48,14 +48,13 @@ from __future__ import annotations
 
 import ast
 import re
-import string
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 
 from ._program_rules import (
     ALLOWED_BUILTINS, ALLOWED_EXCEPTIONS, DISPATCH_METHODS, FORBIDDEN_BUILTINS,
     NUMPY_RANDOM_ALLOWED, PATH_KEYWORDS, POWER_BITS_CAP, RANGE_CAP, SEQUENCE_CAP, TEXT_WRITERS,
-    at_line, attribute_refusal, module_allowed, show,
+    at_line, attribute_refusal, format_reads_fields, module_allowed, show,
 )
 from ._program_writes import find_writes
 
@@ -292,6 +291,8 @@ class _FormChecker:
         name = node.attr
         reason = attribute_refusal(name)
         dotted = self._dotted(node)
+        if name == "format":
+            self._format(node)
         if name in TEXT_WRITERS and id(node) not in self.called:
             self._add(node, f"`.{name}` may only be called directly (`print(d.{name}())`)")
         if reason:
@@ -329,8 +330,6 @@ class _FormChecker:
                                 for k in node.keywords):
                 self._add(node, f"`.{method}()` may only return text here: call it without a "
                           "path or buffer and print the result")
-        if method == "format":
-            self._format(node, func)
         if method in _SEEDED and not any(
                 k.arg in {"random_state", "rng", "seed"}
                 and not (isinstance(k.value, ast.Constant) and k.value.value is None)
@@ -351,16 +350,12 @@ class _FormChecker:
                           "`(a+)+`), which can run for ever inside the regular-expression "
                           "engine, out of the time limit's reach: use a single repeat")
 
-    def _format(self, node: ast.Call, func: ast.AST) -> None:
-        receiver = func.value if isinstance(func, ast.Attribute) else None
+    def _format(self, node: ast.Attribute) -> None:
+        receiver = node.value
         if not (isinstance(receiver, ast.Constant) and isinstance(receiver.value, str)):
             self._add(node, "`.format` is allowed only on a literal string; use an f-string")
             return
-        try:
-            fields = [f for _, f, _, _ in string.Formatter().parse(receiver.value) if f]
-        except ValueError:
-            fields = []
-        if any("." in f or "[" in f for f in fields):
+        if format_reads_fields(receiver.value):
             self._add(node, "format fields may not read attributes or items; use an f-string")
 
     def _dispatch(self, node: ast.Call, method: str, arg: ast.AST) -> None:

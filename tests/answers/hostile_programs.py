@@ -194,3 +194,16 @@ HOSTILE += [
     ("math through fractions", "import fractions\nm = fractions.math\nprint(m.factorial(10 ** 7))",
      "blocked"),
 ]
+
+# str.format reads attributes named in text: only literal templates without field access.
+HOSTILE += [
+    ("format held, not called", "import numpy as np\n"
+     "print(list(map('{0.__globals__}'.format, [np.mean])))", "refused"),
+    ("format of a built template", "import numpy as np\nt = '{0.' + '__globals__}'\n"
+     "print(t.format(np.mean))", "refused"),
+    ("format laundered template", "import numpy as np\nt = dict(x='{0.' + '__globals__}')['x']\n"
+     "f = [t][0]\nprint(f.upper().lower().format(np.mean))", "refused"),
+    ("str.format unbound", "import numpy as np\nprint(str.format('{0.__globals__}', np.mean))",
+     "refused"),
+    ("format nested in spec", "print('{0:{1.real}}'.format(1, 2))", "refused"),
+]

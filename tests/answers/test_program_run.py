@@ -266,3 +266,16 @@ def test_copy_on_write_option_is_restored_under_pandas_2(frames):  # pragma: no 
     assert run.ok
     assert pd.get_option("mode.copy_on_write") == before
     assert frames["df"].loc[0, "sales"] == 120.0
+
+
+def test_format_guard_holds_behind_the_static_rule():
+    # the check refuses every `.format` but on a literal template; the guard refuses the same
+    # templates at run time, whatever the check saw
+    from shell_agent_lab.answers._program_guards import Blocked, guarded_attr
+
+    assert guarded_attr("@{}[{:.2f}]", "format")("a", 1.234) == "@a[1.23]"
+    for template in ("{0.__globals__}", "{0[k]}", "{0:{1.real}}"):
+        with pytest.raises(Blocked):
+            guarded_attr(template, "format")
+    with pytest.raises(Blocked):
+        guarded_attr(str, "format")
