@@ -269,10 +269,17 @@ def _guarded_import(name: str, globals: Any = None, locals: Any = None,
     module = builtins.__import__(name, None, None, fromlist, 0)
     if name == "math":
         return _MATH
-    for item in fromlist or ():
+    if not fromlist:
+        return module
+    # `from m import a, b` reads a and b from what this returns: hand over only those, each
+    # through the same checks and substitutions as an attribute read
+    chosen = types.ModuleType(module.__name__)
+    for item in fromlist:
         if hasattr(module, item):
-            _check_value(getattr(module, item), item)
-    return module
+            value = getattr(module, item)
+            _check_value(value, item)
+            setattr(chosen, item, _unshared(module, value))
+    return chosen
 
 
 def make_builtins(capture: Capture) -> dict[str, Any]:

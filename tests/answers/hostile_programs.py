@@ -207,3 +207,8 @@ HOSTILE += [
      "refused"),
     ("format nested in spec", "print('{0:{1.real}}'.format(1, 2))", "refused"),
 ]
+
+HOSTILE += [
+    ("math imported from fractions",
+     "from fractions import math\nn = 10 ** 7\nprint(math.factorial(n))", "blocked"),
+]
