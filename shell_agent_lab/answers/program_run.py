@@ -119,8 +119,9 @@ def _run(source: str, frames: Mapping[str, Any], timeout: float,
     try:
         tree = ast.parse(source)
         _load_modules(tree)
-        started = time.monotonic()  # loading scipy the first time is not the program's time
         code = compile(rewrite(tree), PROGRAM_FILENAME, "exec")
+        guards = guard_names()
+        started = time.monotonic()  # loading scipy the first time is not the program's time
     except (SyntaxError, ValueError, RecursionError) as exc:
         return ProgramRun(ok=False, error=f"the program could not be compiled: {exc}",
                           seconds=time.monotonic() - started)
@@ -134,7 +135,7 @@ def _run(source: str, frames: Mapping[str, Any], timeout: float,
             return ProgramRun(ok=False, error=f"the frames could not be prepared: "
                               f"{type(exc).__name__}: {exc}")
         scope: dict[str, Any] = {"__builtins__": make_builtins(capture),
-                                 "__name__": "__program__", **guard_names(), **namespace}
+                                 "__name__": "__program__", **guards, **namespace}
         with warnings.catch_warnings(record=True) as recorded:
             warnings.simplefilter("default")
             try:
