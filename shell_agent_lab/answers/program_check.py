@@ -64,10 +64,15 @@ MAX_SOURCE_CHARS = 6_000
 MAX_NODES = 3_000
 _MAX_PROBLEMS = 8
 _ARRAY_CAP = 100_000_000
-_ARRAY_BUILDERS = frozenset({"zeros", "ones", "empty", "full", "arange", "linspace", "repeat",
-                             "tile", "date_range", "period_range", "timedelta_range",
-                             "random", "rand", "randn", "integers", "normal", "uniform",
-                             "standard_normal", "eye", "identity"})
+#: the positional arguments that give the size of what a builder makes (keywords: shape,
+#: size, periods, num); ``range`` and ``arange`` are measured from start, stop and step
+_SIZE_ARGUMENTS: dict[str, tuple[int, ...]] = {
+    "zeros": (0,), "ones": (0,), "empty": (0,), "full": (0,), "eye": (0, 1), "identity": (0,),
+    "linspace": (2,), "repeat": (1,), "tile": (1,), "random": (0,), "standard_normal": (0,),
+    "integers": (2,), "normal": (2,), "uniform": (2,), "choice": (1,), "date_range": (),
+    "period_range": (), "timedelta_range": (), "range": (), "arange": (),
+}
+_SIZE_KEYWORDS = frozenset({"shape", "size", "periods", "num"})
 _DISPATCH_KEYWORDS = frozenset({"func", "aggfunc"})
 _DISPATCH_SKIP = frozenset({"axis", "args", "raw", "result_type", "engine", "engine_kwargs",
                             "by_row", "include_groups", "na_action", "convert_dtype"})
@@ -433,19 +438,21 @@ class _FormChecker:
     def _call_size(self, node: ast.Call, func: ast.AST) -> None:
         name = func.id if isinstance(func, ast.Name) else \
             func.attr if isinstance(func, ast.Attribute) else ""
-        if name not in _ARRAY_BUILDERS and name != "range":
+        if name not in _SIZE_ARGUMENTS:
             return
         cap = RANGE_CAP if name == "range" else _ARRAY_CAP
-        values = [*node.args, *(k.value for k in node.keywords
-                                if k.arg in {"shape", "size", "periods", "num", "stop"})]
-        for arg in values:
-            try:
-                folded = _fold(arg)
-            except _Huge:
-                return  # reported where the operator is
-            sizes = folded if isinstance(folded, tuple) else (folded,)
+        try:
+            sizes = [_fold(node.args[i]) for i in _SIZE_ARGUMENTS[name] if i < len(node.args)]
+            sizes += [_fold(k.value) for k in node.keywords if k.arg in _SIZE_KEYWORDS]
+            if name in {"range", "arange"}:
+                bounds = [b for b in (_fold(a) for a in node.args) if type(b) is int]
+                if bounds and len(bounds) == len(node.args) <= 3:
+                    sizes.append(len(range(*bounds)))
+        except (_Huge, ValueError, OverflowError):
+            sizes = [cap + 1]
+        for folded in sizes:
             total = 1
-            for size in sizes:
+            for size in folded if isinstance(folded, tuple) else (folded,):
                 if isinstance(size, int) and not isinstance(size, bool):
                     total *= max(size, 1)
             if total > cap:

@@ -151,3 +151,26 @@ def test_augmented_numbers_taken_from_a_frame_are_fine():
                          given={"df"}) == []
     assert check_program("df += 1", given={"df"})
     assert check_program("import numpy as np\nt = np.typecodes\nt |= {}", given={"df"})
+
+
+@pytest.mark.parametrize("source", [
+    "import numpy as np\nrng = np.random.default_rng(0)\nx = rng.integers(0, 10 ** 9, 5)",
+    "import numpy as np\nx = np.full((3,), 10 ** 9)",
+    "import numpy as np\nx = np.arange(0, 10 ** 9, 10 ** 8)",
+    "x = list(range(10 ** 9, 10 ** 9 + 5))",
+    "print(df[df['sales'] > 10 ** 12])",
+])
+def test_large_numbers_that_are_not_sizes_are_fine(source):
+    assert check_program(source, given={"df"}) == []
+
+
+@pytest.mark.parametrize("source", [
+    "import numpy as np\nx = np.arange(10 ** 9)",
+    "import numpy as np\nrng = np.random.default_rng(0)\nx = rng.normal(0, 1, size=10 ** 9)",
+    "import numpy as np\nx = np.ones((10 ** 5, 10 ** 5))",
+    "x = range(0, 10 ** 12, 2)",
+    "import pandas as pd\nx = pd.date_range('2020', periods=10 ** 10)",
+])
+def test_constant_sizes_too_large_are_refused(source):
+    [problem] = check_program(source, given={"df"})
+    assert "would build" in problem and problem.startswith("line ")
