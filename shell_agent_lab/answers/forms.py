@@ -156,7 +156,8 @@ def read_form(question: str) -> AnswerForm:
     """The form ``question`` asks its answer in."""
     text = question or ""
     closed = list(_CLOSED.finditer(text))
-    overall = _decimals(_CLOSED.sub(" ", text))
+    # the precision stated for the question as a whole: outside the parts' own instructions
+    overall = _decimals(text[: closed[0].start()] if closed else text)
     if closed:
         slots = []
         seen: set[str] = set()
@@ -169,8 +170,7 @@ def read_form(question: str) -> AnswerForm:
             if kind == "any":        # the placeholder may say it: yes_or_no, count, percentage
                 kind, decimals, truth = _kind(m.group(2).replace("_", " "))
             if kind in ("any", "number", "percent") and decimals is None and overall is not None:
-                decimals = overall
-                kind = "number" if kind == "any" else kind
+                decimals = overall       # "any" stays any: a name is written as it is
             slots.append(Slot(name, kind, decimals, truth, m.group(2).strip()))
         return AnswerForm(CLOSED, tuple(slots), overall)
     if _ASKS_LINE.search(text) or _ANSWER_LINE.search(text.strip().splitlines()[-1] if text.strip() else ""):

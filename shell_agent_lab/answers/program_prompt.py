@@ -117,7 +117,8 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
             "(numpy as np and scipy.stats are available).\n" + start +
             f"- The data is already loaded in {names}: do not read files or create sample data.\n"
             "- Use the column names exactly as listed above.\n"
-            "- Missing values are left out of every computation unless the question says otherwise.\n"
+            "- Missing values are left out of every computation unless the question says otherwise; "
+            "scipy.stats does not skip them: drop them first (for two columns, drop rows missing either).\n"
             f"- {form.print_instruction()}")
 
 

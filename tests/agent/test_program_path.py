@@ -90,7 +90,7 @@ def test_a_failing_program_goes_back_once_with_its_error(program_agent):
     r = agent.run("How many regions are there? End your answer with @n[value] (a whole number).")
     assert r.text == "@n[3]"
     retry = backend.requests[1].messages[-1].content
-    assert "KeyError" in retry and "'region'" in retry          # the error names the real columns
+    assert "KeyError" in retry and "columns are: region, Price (USD), units" in retry   # the real columns
 
 
 def test_when_no_program_succeeds_the_tool_loop_answers(program_agent):

@@ -118,3 +118,10 @@ def test_finish_after_failed_calls_states_no_category():
     form = read_form("Which diagnosis is most common? End with a line Answer: <value>")
     out = finish(form, "Answer: Alzheimers", computed=False)
     assert out.text == "Answer: could not compute (no computation succeeded)"
+
+
+def test_a_part_without_instructions_keeps_a_name_as_written():
+    form = read_form("Which source converts best, and its mean order value? End your answer with @source[value] "
+                     "(the traffic source) and @average[value] (rounded to 2 decimal places).")
+    out = compose(form, "@source[google]\n@average[85.2961]")
+    assert out.complete and out.text == "@source[google]\n@average[85.30]"
