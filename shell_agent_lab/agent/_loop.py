@@ -594,8 +594,11 @@ class _Turn:
         names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
         if not tables or not mentions_data(self._message, names):
             return False
-        from ..answers.program_run import run_program
+        from ..answers.program_run import run_program, warm_up
         from ._program_path import PROGRAM_TOOL, answer_by_program, frames_for, record_program
+
+        # the runner's first use loads scipy and takes stock of the modules: meanwhile the model writes
+        threading.Thread(target=warm_up, name="program-warm-up", daemon=True).start()
 
         frames = frames_for(env.engine, env.namespace)
         if not frames:

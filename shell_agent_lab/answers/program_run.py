@@ -52,7 +52,7 @@ from ._program_guards import Blocked, Capture, guard_names, make_builtins, rewri
 from ._program_rules import module_allowed
 from .program_check import check_program
 
-__all__ = ["ProgramRun", "run_program", "PROGRAM_FILENAME"]
+__all__ = ["ProgramRun", "run_program", "warm_up", "PROGRAM_FILENAME"]
 
 #: the file name the program's code carries (its frames are the ones the time limit follows)
 PROGRAM_FILENAME = "<program>"
@@ -176,6 +176,18 @@ def _run_with_deadline(code: Any, scope: dict[str, Any], deadline: float) -> Non
         exec(code, scope)  # noqa: S102 - the checked, rewritten program; see the module doc
     finally:
         sys.settrace(previous)
+
+
+def warm_up() -> None:
+    """Load what most programs use (scipy.stats takes seconds the first time) and take stock of
+    the modules' objects, so the first run does not wait for it (call it from a thread while
+    the model writes the program)."""
+    for name in ("numpy", "pandas", "scipy", "scipy.stats", "statistics", "math"):
+        try:
+            importlib.import_module(name)
+        except Exception:
+            pass
+    guard_names()
 
 
 def _load_modules(tree: ast.Module) -> None:
