@@ -65,11 +65,13 @@ class ShellAgent(Configurable):
                             'statistics plus the tools a message asks for, with a short base prompt, and '
                             'requires a tool call to start the answer to a question about the data. None: '
                             'compact for local models (a profile may set "tool_set"), full otherwise.')
-    answer_strategy = Enum(("auto", "program", "tools"), default_value="auto", config=True,
+    answer_strategy = Enum(("auto", "program", "operation", "tools"), default_value="auto", config=True,
                            help='How a question about the data is answered: "program" (the model writes a '
                                 'short pandas program over the notebook\'s DataFrames; the product checks it, '
                                 'runs it on read-only views and writes the answer from what it printed; the '
-                                'tool loop answers when no program succeeds), "tools" (the SQL and statistics '
+                                'tool loop answers when no program succeeds), "operation" (the model fills one '
+                                'typed operation under a schema of the real columns; measured, not the default), '
+                                '"tools" (the SQL and statistics '
                                 'tool loop), "auto" (program with the compact tool set, i.e. local models; '
                                 'tools otherwise).')
     program_timeout = Float(30.0, config=True, help="Seconds a pandas program may run before it is stopped.")

@@ -120,7 +120,7 @@ def answer_strategy_for(settings: Any, tool_set: str) -> str:
     program first with the compact tool set (the embedded code model writes pandas best) and
     uses the tool loop otherwise."""
     value = getattr(settings, "answer_strategy", None) or "auto"
-    if value in ("program", "tools"):
+    if value in ("program", "operation", "tools"):
         return value
     return "program" if tool_set == "compact" else "tools"
 

@@ -588,12 +588,14 @@ class _Turn:
         """Answer a data question with a pandas program first (see ``_program_path``); True when
         it answered."""
         env = self.env
-        if env.answer_strategy != "program":
+        if env.answer_strategy not in ("program", "operation"):
             return False
         tables = _tables(env.engine)
         names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
         if not tables or not mentions_data(self._message, names):
             return False
+        if env.answer_strategy == "operation":
+            return self._by_operation()
         from ..answers.program_run import run_program, warm_up
         from ._program_path import PROGRAM_TOOL, answer_by_program, frames_for, record_program
 
@@ -636,6 +638,33 @@ class _Turn:
         live = {t.name for t in _tables(env.engine) if t.kind == "dataframe"}
         record_program(env, self.sid, self.reply, outcome, call_id, tables=[n for n in frames if n not in live])
         self._evidence.append(outcome.output)
+        text = outcome.composed.text
+        env.store.append_record(self.sid, "assistant", text)
+        self.reply.text = text
+        env.answered = True
+        return True
+
+    def _by_operation(self) -> bool:
+        """Answer a data question with one typed operation (see ``_operation_path``)."""
+        from ._operation_path import OPERATION_TOOL, answer_by_operation, record_operation
+
+        env = self.env
+        call_id = f"call-{env.turn_id}-operation"
+        cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
+        env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,
+                                   "arguments": {}})
+        with self._heartbeat():
+            outcome = answer_by_operation(backend=env.backend, engine=env.engine, question=self._message,
+                                          cancel=cancel)
+        self._check_cancel()
+        ok = outcome.composed is not None and outcome.result is not None
+        env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,
+                                 "status": "success" if ok else "error", "summary": _summary(outcome.error or "")})
+        if not ok or outcome.composed is None:
+            log.info("no operation answered (%s); the tool loop answers", outcome.error)
+            return False
+        record_operation(env, self.sid, self.reply, outcome, call_id)
+        self._evidence.append(outcome.result.text)
         text = outcome.composed.text
         env.store.append_record(self.sid, "assistant", text)
         self.reply.text = text

@@ -142,3 +142,38 @@ def test_a_loaded_table_is_read_into_a_frame_and_its_cell_gets_it_by_name(store,
         assert "@km[8.0]" in out.getvalue()
     finally:
         agent.close()
+
+
+def test_the_operation_path_picks_computed_values_for_the_slots(program_agent, settings):
+    import json
+
+    from shell_agent_lab.llm.scripted import reply
+
+    op = {"op": "aggregate", "table": "sales", "measures": [{"fn": "sum", "column": "units"}],
+          "group_by": ["region"], "order": "desc", "limit": 1}
+    backend = ScriptedBackend([reply(json.dumps(op)), reply(json.dumps({"region": "West", "units": "10"}))])
+    agent, _ = program_agent(backend)
+    settings.answer_strategy = "operation"
+    r = agent.run("Which region sold the most units, and how many? End your answer with @region[value] "
+                  "(the region's name) and @units[value] (a whole number).")
+    assert r.text == "@region[West]\n@units[10]"
+    first, second = backend.requests
+    assert first.options.response_format["title"] == "operation"
+    choice = second.options.response_format["properties"]
+    assert set(choice) == {"region", "units"} and "West" in choice["region"]["enum"]
+    [activity] = r.tool_activity
+    assert activity.name == "operation" and activity.ran["sql"]
+    [cell] = cells_for(r, "Which region sold the most units?")
+    assert cell.source.startswith("%%agent_sql")
+
+
+def test_the_choice_is_held_to_computed_values():
+    from shell_agent_lab.answers.choose import candidates, choice_schema, parse_choice
+    from shell_agent_lab.answers.forms import read_form
+
+    form = read_form("t and p? @t[value] (rounded to 2 decimal places) and @p[value] (rounded to 4 decimal places)")
+    options = candidates({"t": -1.99461, "p": 0.0462674, "df": 512.3})
+    schema = choice_schema(form, options)
+    assert schema["properties"]["t"]["enum"] == ["-1.99461", "0.0462674", "512.3"]
+    assert parse_choice('{"t": "-1.99461", "p": "0.0462674"}', form, options) == {"t": "-1.99461", "p": "0.0462674"}
+    assert parse_choice('{"t": "-2.5", "p": "0.0462674"}', form, options) is None      # not computed
