@@ -590,6 +590,7 @@ ApprovalRequestEvent = TypedDict('ApprovalRequestEvent', {
     'category': 'str',
     'dialog': 'str | None',
     'preview': 'str | None',
+    'destination': 'NotRequired[str]',
 })
 
 ApprovalResolvedEvent = TypedDict('ApprovalResolvedEvent', {

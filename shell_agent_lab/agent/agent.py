@@ -40,6 +40,7 @@ from ..tools.registry import ToolRegistry
 from . import _context
 from ._backends import (BackendSlot, answer_strategy_for, auto_extract_on, auto_title_on, schema_in_prompt_on,
                         tool_set_for)
+from ._destination import rows_go_to
 from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
 from ._loop import TurnEnv, run_turn
@@ -678,6 +679,8 @@ class Agent:
         self.gate.overrides = settings.approval_overrides
         self.gate.policy = settings.approval_policy
         engine = self._with_connections(self._engines.get(session), session)
+        self.gate.rows_go_to = rows_go_to(backend, settings)
+        self.gate.connections = frozenset(self.connections.names())
         namespace = None
         if self._namespace is not None:
             try:
