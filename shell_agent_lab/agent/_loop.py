@@ -27,6 +27,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
+from ._numbers import humane_numbers
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
@@ -588,6 +589,7 @@ class _Turn:
                     if env.tool_set == "compact":
                         text = correct_rounding(text, self._evidence[1:])
                     text = self._finish(text)
+                    text = humane_numbers(text, self._message)
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True
