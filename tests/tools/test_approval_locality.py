@@ -124,3 +124,15 @@ def test_data_sharing_levels_other_than_rows_keep_rows_here(monkeypatch):
     assert rows_go_to(remote, types.SimpleNamespace(data_sharing="aggregates")) is None
     assert rows_go_to(remote, types.SimpleNamespace(data_sharing="schema")) is None
     assert rows_go_to(backend("local"), types.SimpleNamespace(data_sharing="rows")) is None
+
+
+def test_the_approval_widget_says_where_the_rows_go():
+    from shell_agent_lab.notebook._approval_widget import ApprovalWidget
+
+    asked: list = []
+    gate("api.openai.com", asked=asked).check(QUERY, SQL)
+    widget = ApprovalWidget(asked[0], lambda *a: None)
+    assert "api.openai.com" in widget.header.value and "off this machine" in widget.header.value
+    asked.clear()
+    gate("api.openai.com", asked=asked).check(SAVE, SQL)          # a write: no rows leave by reading
+    assert "off this machine" not in ApprovalWidget(asked[0], lambda *a: None).header.value
