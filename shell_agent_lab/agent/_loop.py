@@ -538,7 +538,7 @@ class _Turn:
         live = {t.name for t in _tables(env.engine) if t.kind == "dataframe"}
         record_program(env, self.sid, self.reply, outcome, call_id, tables=[n for n in frames if n not in live])
         self._evidence.append(outcome.output)
-        text = outcome.composed.text
+        text = humane_numbers(outcome.composed.text, self._message)
         env.store.append_record(self.sid, "assistant", text)
         self.reply.text = text
         env.answered = True
