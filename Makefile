@@ -44,7 +44,7 @@ LAB_SOURCES := $(shell find labextension/src labextension/style labextension/sch
 $(LAB_BUILD): $(LAB_SOURCES) | $(STAMP)
 	cd labextension && export PATH="$(abspath $(VENV))/bin:$$PATH" && CI=true jlpm install >/dev/null && jlpm build >/dev/null
 	# JupyterLab in the venv serves this tree's build (a link, so rebuilds show up on reload)
-	$(PY) -m jupyter labextension develop --overwrite . >/dev/null
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m jupyter labextension develop --overwrite . >/dev/null
 	touch $@
 
 setup: $(STAMP) $(LAB_BUILD)

@@ -18,7 +18,7 @@ from .tool_names import canonical_tool_name
 
 __all__ = ["ShellAgent", "APPROVAL_POLICIES"]
 
-APPROVAL_POLICIES = ("ask", "approve", "decline")
+APPROVAL_POLICIES = ("ask", "ask_all", "approve", "decline")
 _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _PROFILE_KEYS = frozenset({"backend", "model", "endpoint", "base_url", "api_key_env", "options",
                            "project", "location", "auto_extract", "auto_title",
@@ -42,7 +42,9 @@ class ShellAgent(Configurable):
                     help="Model name that overrides the profile's model.")
     approval_policy = Enum(APPROVAL_POLICIES, default_value="ask", config=True,
                            help='What happens when a tool needs approval: "ask" a human (declined '
-                                'with a notice when none can answer), "approve" or "decline".')
+                                'with a notice when none can answer), "approve" or "decline". Under '
+                                '"ask", reads of the session\'s own data run without asking while their '
+                                'results stay on this machine; "ask_all" asks for those too.')
     approval_overrides = Dict(config=True,
                               help='Per-tool approval: {"query_sql": False} runs it without asking, '
                                    '{"list_tables": True} always asks.')

@@ -606,6 +606,7 @@ ApprovalRequestEvent = TypedDict('ApprovalRequestEvent', {
     'category': 'str',
     'dialog': 'str | None',
     'preview': 'str | None',
+    'destination': 'NotRequired[str]',
 })
 
 ApprovalResolvedEvent = TypedDict('ApprovalResolvedEvent', {

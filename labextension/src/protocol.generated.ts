@@ -476,6 +476,7 @@ export interface Events {
     category: string;
     dialog: string | null;
     preview: string | null;
+    destination?: string;
     [key: string]: unknown;
   };
   approval_resolved: {

@@ -32,6 +32,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
+from ._numbers import humane_numbers
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
@@ -638,7 +639,7 @@ class _Turn:
         live = {t.name for t in _tables(env.engine) if t.kind == "dataframe"}
         record_program(env, self.sid, self.reply, outcome, call_id, tables=[n for n in frames if n not in live])
         self._evidence.append(outcome.output)
-        text = outcome.composed.text
+        text = humane_numbers(outcome.composed.text, self._message)
         env.store.append_record(self.sid, "assistant", text)
         self.reply.text = text
         env.answered = True
@@ -719,6 +720,7 @@ class _Turn:
                     if env.tool_set == "compact":
                         text = correct_rounding(text, self._evidence[1:])
                     text = self._finish(text)
+                    text = humane_numbers(text, self._message)
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True

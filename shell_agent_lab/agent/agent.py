@@ -40,6 +40,8 @@ from ..tools.registry import ToolRegistry
 from . import _context
 from ._backends import (BackendSlot, answer_strategy_for, auto_extract_on, auto_title_on, schema_in_prompt_on,
                         tool_set_for)
+from ._destination import rows_go_to
+from ._no_data import no_data_answer
 from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
 from ._loop import TurnEnv, run_turn
@@ -590,14 +592,24 @@ class Agent:
                 reply = Reply(error=str(exc).strip("'\""))
             else:
                 env = self._turn_env(turn, session, backend)
-                reply = run_turn(env, turn.message)
-                answered = env.answered and reply.error is None and not turn.cancel.is_set()
+                blocked = no_data_answer(turn.message, self._engines.error, env.engine, env.namespace)
+                if blocked is not None:     # the data cannot be read here: the model could only guess
+                    reply = self._answer_without_model(session, turn, blocked)
+                else:
+                    reply = run_turn(env, turn.message)
+                    answered = env.answered and reply.error is None and not turn.cancel.is_set()
         except BaseException as exc:  # recovered: the state machine must never stay BUSY
             log.exception("turn crashed")
             reply = Reply(error=f"{type(exc).__name__}: {exc}")
         finally:
             reply = reply or Reply(error="the turn ended without a reply")
             self._end_turn(turn, session, backend, reply, answered)
+
+    def _answer_without_model(self, session: Any, turn: _Turn, text: str) -> Reply:
+        self.store.append_record(session.id, "user", turn.message)
+        self.store.append_record(session.id, "assistant", text)
+        self._publish("records_updated", {})
+        return Reply(text=text)
 
     def _end_turn(self, turn: _Turn, session: Any, backend: Backend | None, reply: Reply,
                   answered: bool) -> None:
@@ -678,6 +690,8 @@ class Agent:
         self.gate.overrides = settings.approval_overrides
         self.gate.policy = settings.approval_policy
         engine = self._with_connections(self._engines.get(session), session)
+        self.gate.rows_go_to = rows_go_to(backend, settings)
+        self.gate.connections = frozenset(self.connections.names())
         namespace = None
         if self._namespace is not None:
             try:

@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 import ipywidgets as W
 
+from ..tools.approval import destination_text
 from ._widget_base import badge, esc
 
 __all__ = ["ApprovalWidget", "SqlButton"]
@@ -28,6 +29,9 @@ class ApprovalWidget(W.VBox):
         title = _TITLES.get(request.dialog or "", "Arguments")
         head = (f"{badge('approval', '#6a1b9a')}<b>{esc(request.tool_name)}</b> "
                 f"<small>({esc(request.category)})</small> wants to run. <b>{title}:</b>")
+        leaves = destination_text(request) if hasattr(request, "destination") else ""
+        if leaves:
+            head += f"<br><small class='sal-approval-destination'>{esc(leaves)}</small>"
         self.header = W.HTML(head)
         self.preview = W.HTML(f"<pre style='max-height:16em;overflow:auto;margin:0'>{esc(request.preview)}</pre>")
         self.feedback = W.Text(placeholder="optional feedback for the model (sent with Reject)",

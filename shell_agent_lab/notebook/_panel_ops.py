@@ -193,7 +193,8 @@ def _pending(agent: PanelAgent, d: PanelHost) -> list[dict[str, Any]]:
     if gate is None:
         return d.pending_approvals()
     return [json_safe({"request_id": r.id, "tool_name": r.tool_name, "arguments": r.arguments,
-                        "category": r.category, "dialog": r.dialog, "preview": r.preview})
+                        "category": r.category, "dialog": r.dialog, "preview": r.preview,
+                        "destination": getattr(r, "destination", "")})
             for r in gate.pending()]
 
 

@@ -115,6 +115,8 @@ class NotebookApprover:
 
     def _ask_input(self, request: Any) -> None:
         print(f"Approval needed: {request.tool_name} ({request.category})")
+        if getattr(request, "destination", ""):
+            print(f"Its result rows go to the model at {request.destination}, off this machine.")
         print(request.preview)
         code = getattr(request, "dialog", None) == "code"
         prompt = ("Run it? [y/N, i = insert as a new cell instead, or feedback for the model] " if code

@@ -1,10 +1,14 @@
 """The approval gate: which tool calls need a human, who answers, and what the model is told.
 
-Resolution (first match wins): the per-tool override → MCP tools (``mcp__`` prefix or source
-``mcp``) and ``sandbox_`` tools ask → the descriptor's ``approval_default``.
+An approval guards a side effect or data leaving the machine. Resolution (first match wins):
+the per-tool override → MCP tools (``mcp__`` prefix or source ``mcp``) and ``sandbox_`` tools ask
+→ a read of the session's own data (:func:`reads_session_data`) runs without asking when its
+result stays on this machine (:attr:`ApprovalGate.rows_go_to` is ``None``) and touches no
+connection, unless the policy is ``"ask_all"`` → the descriptor's ``approval_default``.
 
 When a call needs approval the gate applies ``policy``:
 
+* ``"ask_all"`` — like ``"ask"``, and reads of session data ask even when nothing leaves;
 * ``"approve"`` / ``"decline"`` — decided without asking; the decision carries a notice so the
   front door can print what was approved or declined;
 * ``"ask"`` — the ``approver`` callable is asked. It returns an :class:`ApprovalDecision`, or
@@ -20,6 +24,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import re
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -29,7 +34,7 @@ from .registry import ToolDescriptor, canonical_tool_name
 
 __all__ = [
     "ApprovalRequest", "ApprovalDecision", "ApprovalGate", "Approver", "PENDING",
-    "REJECTED_TEXT", "rejection_text",
+    "REJECTED_TEXT", "rejection_text", "POLICIES", "reads_session_data", "destination_text",
 ]
 
 log = logging.getLogger(__name__)
@@ -37,6 +42,9 @@ log = logging.getLogger(__name__)
 REJECTED_TEXT = "Tool execution rejected by user."
 _PREVIEW_LIMIT = 4000
 _ids = itertools.count(1)
+POLICIES = ("ask", "ask_all", "approve", "decline")
+#: reads whose input is a file or a server rather than the session's tables and DataFrames
+_NOT_SESSION_READS = frozenset({"load_data"})
 
 
 class _Pending:
@@ -56,6 +64,8 @@ class ApprovalRequest:
     category: str                 # read | write | execute
     dialog: str | None            # sql_preview | analysis_plan | code | None
     preview: str                  # what a human should look at (the SQL, the code, the arguments)
+    #: where the call's result goes when it leaves this machine (the model's host), else ""
+    destination: str = ""
 
 
 @dataclass(frozen=True)
@@ -77,6 +87,31 @@ def rejection_text(decision: ApprovalDecision) -> str:
     if not feedback:
         return REJECTED_TEXT
     return f"User rejected this operation.\nFeedback: {feedback}\nPlease revise your approach based on the feedback."
+
+
+def destination_text(request: ApprovalRequest) -> str:
+    """One line for the prompt when the call's rows leave this machine ("" when they do not)."""
+    if not request.destination:
+        return ""
+    return (f"Its result rows go to the model at {request.destination}, off this machine "
+            "(a model on this machine would not ask).")
+
+
+def reads_session_data(descriptor: ToolDescriptor) -> bool:
+    """A tool that only reads the session's own tables and live DataFrames (queries, statistics,
+    descriptions, charts, a full-table analysis): no side effect, no file, no server."""
+    return (descriptor.category == "read" and descriptor.source == "analysis"
+            and canonical_tool_name(descriptor.name) not in _NOT_SESSION_READS)
+
+
+def _names_a_connection(arguments: Mapping[str, Any], connections: frozenset[str]) -> bool:
+    """Whether any argument mentions ``<connection>.`` (a connection's table): such a read
+    reaches a server, so it asks as before. A mention inside a string literal asks too."""
+    if not connections:
+        return False
+    text = " ".join(str(value) for value in arguments.values())
+    return any(re.search(rf'(?<![\w.])"?{re.escape(name)}"?\s*\.', text, re.IGNORECASE)
+               for name in connections)
 
 
 def _preview(descriptor: ToolDescriptor, arguments: Mapping[str, Any]) -> str:
@@ -116,6 +151,12 @@ class ApprovalGate:
         self._slots: dict[str, _Slot] = {}
         self.overrides = overrides or {}
         self.policy = policy
+        #: where the model that reads tool results runs: None on this machine (or rows are not
+        #: shared with it), else its host. Set by the agent for each turn from the backend; until
+        #: then unknown, so reads ask.
+        self.rows_go_to: str | None = "the model"
+        #: names of the session's connections (a read naming one reaches a server and asks)
+        self.connections: frozenset[str] = frozenset()
         self.approver = approver
         self._publish = publish or (lambda type, data: None)
 
@@ -134,29 +175,37 @@ class ApprovalGate:
 
     @policy.setter
     def policy(self, value: str) -> None:
-        if value not in ("ask", "approve", "decline"):
-            raise ValueError(f'approval policy must be "ask", "approve" or "decline", got {value!r}')
+        if value not in POLICIES:
+            raise ValueError(f'approval policy must be "ask", "ask_all", "approve" or "decline", got {value!r}')
         self._policy = value
 
     # -- resolution -------------------------------------------------------------------------
-    def required(self, descriptor: ToolDescriptor) -> bool:
-        """Whether calling this tool asks first."""
+    def required(self, descriptor: ToolDescriptor, arguments: Mapping[str, Any] | None = None) -> bool:
+        """Whether calling this tool (with ``arguments``, when known) asks first."""
         name = canonical_tool_name(descriptor.name)
         if name in self._overrides:
             return self._overrides[name]
         if name.startswith("mcp__") or descriptor.source == "mcp" or name.startswith("sandbox_"):
             return True
+        if descriptor.approval_default and self.stays_here(descriptor, arguments or {}):
+            return False
         return bool(descriptor.approval_default)
+
+    def stays_here(self, descriptor: ToolDescriptor, arguments: Mapping[str, Any]) -> bool:
+        """A read of session data whose result stays on this machine (policy ``"ask_all"``: never)."""
+        return (self._policy != "ask_all" and self.rows_go_to is None and reads_session_data(descriptor)
+                and not _names_a_connection(arguments, self.connections))
 
     def check(self, descriptor: ToolDescriptor, arguments: Mapping[str, Any], *,
               cancel: threading.Event | None = None) -> ApprovalDecision:
         """Decide one call: approve freely, by policy, or by asking (blocks until answered)."""
-        if not self.required(descriptor):
+        if not self.required(descriptor, arguments):
             return ApprovalDecision(True)
+        leaves = reads_session_data(descriptor) and self.rows_go_to is not None
         request = ApprovalRequest(
             id=f"apr-{next(_ids)}-{secrets.token_hex(4)}", tool_name=descriptor.name,
             arguments=dict(arguments), category=descriptor.category, dialog=descriptor.dialog,
-            preview=_preview(descriptor, arguments))
+            preview=_preview(descriptor, arguments), destination=(self.rows_go_to or "") if leaves else "")
         policy = self._policy
         if policy == "approve":
             return self._announce(request, ApprovalDecision(
@@ -204,7 +253,8 @@ class ApprovalGate:
             self._slots[request.id] = slot
         self._publish("approval_request", {"request_id": request.id, "tool_name": request.tool_name,
                                            "arguments": request.arguments, "category": request.category,
-                                           "dialog": request.dialog, "preview": request.preview})
+                                           "dialog": request.dialog, "preview": request.preview,
+                                           "destination": request.destination})
         answer: Any = None
         if self.approver is not None:
             try:

@@ -183,7 +183,7 @@ def test_approver_that_raises_declines(make_agent):
 
 
 def test_invalid_policy_is_refused():
-    with pytest.raises(ValueError, match='"ask", "approve" or "decline"'):
+    with pytest.raises(ValueError, match='"ask", "ask_all", "approve" or "decline"'):
         ApprovalGate(policy="maybe")
 
 

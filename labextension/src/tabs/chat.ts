@@ -24,7 +24,8 @@ export class ChatTab implements Tab {
       class: 'sal-chat-input',
       id: 'sal-chat-input',
       rows: 3,
-      placeholder: 'Ask about your data… (Enter sends, Shift+Enter for a new line; /help lists commands)'
+      placeholder: 'Ask about your data…',
+      title: 'Enter sends, Shift+Enter starts a new line; /help lists the commands'
     });
     this._input.addEventListener('keydown', (ev: KeyboardEvent) => {
       if (ev.key === 'Enter' && !ev.shiftKey && !ev.isComposing) {
@@ -399,6 +400,7 @@ export class ChatTab implements Tab {
       { class: 'sal-approval', 'data-request-id': id, 'data-tool': req.tool_name },
       h('div', { class: 'sal-approval-title' }, `Allow ${req.tool_name}?`, h('span', { class: 'sal-badge' }, req.category)),
       req.dialog ? h('div', { class: 'sal-approval-dialog' }, req.dialog) : null,
+      req.destination ? h('div', { class: 'sal-approval-destination' }, `Its result rows go to the model at ${req.destination}, off this machine.`) : null,
       h('pre', { class: 'sal-approval-preview' }, preview),
       feedback,
       h(
