@@ -24,10 +24,11 @@ _DECIMALS = re.compile(_COUNT + r"[\s-]*(?:decimal[\s-]*(?:places?|points?|digit
 _SIGNIFICANT = re.compile(_COUNT + r"[\s-]*(?:significant[\s-]*(?:figures?|digits?)|sig\.?\s*figs?|s\.f\.)", re.I)
 _INTEGER = re.compile(r"\b(?:nearest|to an?|as an?|whole)\s+(?:integer|whole number|unit)\b|\bno decimals\b", re.I)
 
-# what is never rewritten: fenced code, inline code, answer slots, dates and times
-_PROTECTED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`|@\w+\[[^\]\n]*\]"
+# what is never rewritten: fenced code, inline code, answer slots (``@name[…]`` and the final
+# ``Answer:`` line, which the composer wrote at the precision asked), dates and times
+_PROTECTED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`|@\w+\[[^\]\n]*\]|^\s*Answer\s*:[^\n]*$"
                         r"|\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b"
-                        r"|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b", re.S)
+                        r"|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?\b", re.S | re.M | re.I)
 _NUMBER = re.compile(r"(?<![\w.,])([-−]?)((?:\d{1,3}(?:,\d{3})+|\d+)\.(\d+))(?![\w]|[.,]\d)")
 
 

@@ -146,6 +146,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     prompt = program_prompt(views, question, form, context=context)
     messages = [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
     outcome = ProgramOutcome()
+    error: str | None
     for attempt in range(_ATTEMPTS):
         options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_MAX_PROGRAM_TOKENS)
         response = backend.chat(messages, [], options=options)

@@ -378,7 +378,8 @@ class AnalysisEngine(BackgroundStores):
                 return self._frames[canonical]
             self._check_open()
             quoted = quote_ident(canonical)
-            rows = self._conn.execute(f"SELECT count(*) FROM {quoted}").fetchone()[0]
+            counted = self._conn.execute(f"SELECT count(*) FROM {quoted}").fetchone()
+            rows = int(counted[0]) if counted else 0
             if rows > max_rows:
                 raise AnalysisError(f"{canonical!r} has {rows:,} rows, more than the {max_rows:,} a "
                                     "DataFrame is made of here; query it with SQL instead.")

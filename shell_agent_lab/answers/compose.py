@@ -236,7 +236,8 @@ def finish(form: AnswerForm, text: str, *, computed: bool, grounded: Any = None)
             value = judge(slot, parts.get(slot.name))
             pattern = re.compile(rf"@{re.escape(slot.name)}\[[^\]\n]*\]")
             if value is not None:
-                out = pattern.sub(lambda _m, v=value, n=slot.name: f"@{n}[{v}]", out)
+                written_part = f"@{slot.name}[{value}]"
+                out = pattern.sub(lambda _m: written_part, out)
             elif pattern.search(out):
                 out = pattern.sub(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})", out)
             else:
