@@ -477,7 +477,7 @@ _quality = [
     _closed("qa-04", _QA, "dates",
             "Inspected At values look like 08-Jan-2024 06:15. How many inspections happened on a Saturday or a "
             "Sunday?",
-            [_i("weekend")], lambda f: {"weekend": _n(f["Inspected At"].dt.dayofweek >= 5)}),
+            [_i("weekend")], lambda f: {"weekend": _n(f["Inspected At"].dt.day_of_week >= 5)}),
     _closed("qa-05", _QA, "spread",
             "What is the coefficient of variation of Weight [g], i.e. its sample standard deviation (ddof = 1) "
             "divided by its mean, expressed as a percentage?",
