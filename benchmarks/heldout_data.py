@@ -1,6 +1,6 @@
 """The held-out answer set's CSV files: a second generator, independent of ``answers_data``.
 
-Eight wide exports (21 to 31 columns, 1,400 to 2,600 rows) from domains the development set
+Eight wide exports (21 to 29 columns, 1,400 to 2,640 rows) from domains the development set
 does not cover. The mess differs from file to file: snake_case names with units
 (``reading_kwh_peak`` next to ``reading_kwh_offpeak`` and ``reading_kwh_total``), CamelCase,
 names with spaces, dots or bracketed units; numbers written as text with currency signs or
@@ -384,7 +384,7 @@ def _returns(rng: np.random.Generator) -> Table:
     loyalty = rng.random(n) < .41
     markers = ["missing", ""]
     columns = [
-        [f"RMA{60000 + i}" for i in range(n)], list(store), list(dept), [f"SKU-{int(s):06d}" for s in rng.integers(1, 4e5, n)],
+        [f"RMA{60000 + i}" for i in range(n)], list(store), list(dept), [f"SKU-{int(s):06d}" for s in rng.integers(1, 400_000, n)],
         _times(purchase, "%b %d %Y"), _times(returned, "%b %d %Y"), _ints(qty),
         [f"{p:,.2f} EUR" for p in price], [f"{g:,.2f} EUR" for g in gross], [f"{r:,.2f} EUR" for r in refund],
         [f"{f}%" for f in fee_pct], list(reason), list(grade),
@@ -467,7 +467,7 @@ def _claims(rng: np.random.Generator) -> Table:
     holder_age = rng.integers(18, 86, n)
     markers = ["N/A", ""]
     columns = [
-        [f"CLM/{23000 + i}" for i in range(n)], [f"POL{int(p):07d}" for p in rng.integers(1, 2e6, n)],
+        [f"CLM/{23000 + i}" for i in range(n)], [f"POL{int(p):07d}" for p in rng.integers(1, 2_000_000, n)],
         list(policy), list(office), _times(incident, "%Y-%m-%d %H:%M"), _times(reported, "%d/%m/%Y"),
         _ints(lag), [f"${c:,.2f}" for c in claimed], [f"${a:,.2f}" for a in approved],
         [f"${d:,.0f}" for d in deductible], list(status), _flags(fraud, "Y", "N"),
