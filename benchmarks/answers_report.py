@@ -93,6 +93,7 @@ def summarize(rows: Sequence[Mapping[str, Any]], sessions: Sequence[Mapping[str,
         "by_style": _groups(rows, lambda r: r.get("style", "closed")),
         "by_set_style": _groups(rows, lambda r: f"{r.get('set', 'dev')}/{r.get('style', 'closed')}"),
         "by_position": dict(sorted(_groups(rows, _position).items())),
+        "by_set_category": _groups(rows, lambda r: f"{r.get('set', 'dev')}/{r['category']}"),
         "by_category": {c: _accuracy(r for r in rows if r["category"] == c)
                         for c in dict.fromkeys(CATEGORIES + HELDOUT_CATEGORIES) if any(r["category"] == c for r in rows)},
         "by_file": {f: _accuracy(r for r in rows if r["file"] == f) for f in dict.fromkeys(r["file"] for r in rows)},
