@@ -203,6 +203,9 @@ def bare_backend(profile: str | None, cassettes: Path, mode: str, data_dir: Path
     """The backend the baseline asks: ``profile`` (default: the embedded model, sharing the
     kernels' data directory and so their server) recorded to or replayed from
     ``cassettes/bare.json`` (``mode`` ``record`` or ``replay``)."""
+    if mode == "replay" and not (cassettes / BARE_CASSETTE).exists():
+        raise SystemExit(f"answers.py: {cassettes} holds no bare-model recording ({BARE_CASSETTE}); "
+                         "record one with --baseline bare")
     source, known = _source(profile)
     saved = os.environ.get("SHELL_AGENT_LAB_DATA_DIR")
     os.environ["SHELL_AGENT_LAB_DATA_DIR"] = str(data_dir)

@@ -124,6 +124,9 @@ def test_the_baseline_records_and_replays_through_the_model_layer(claims, tmp_pa
     with bare_backend(None, tmp_path / "cassettes", "replay", tmp_path / "data") as model:
         (row,) = run_bare([other], model, claims.parent, answers_sets.expected_answers([other], claims.parent))
     assert row["kind"] == "error" and "ReplayMissError" in row["error"]
+    with pytest.raises(SystemExit, match="no bare-model recording"):
+        run_baseline([q], RunSettings(files_dir=claims.parent, data_dir=tmp_path / "data",
+                                      cassettes=tmp_path / "nothing", mode="replay"))
 
 
 def _row(qid, correct, *, set_name="heldout", style="natural", category="counts", position=1, seconds=1.0):
