@@ -1,15 +1,24 @@
 """Answer accuracy of the whole pipeline: messy CSVs, analyst questions, closed-form answers.
 
-Ten generated CSV files (``answers_data``), 91 questions with reference answers computed by
-pandas and SciPy (``answers_questions``), asked in sessions: for each file, a fresh kernel and a
-notebook built on the fly load the file as ``df`` and ask four to six questions in ``%%agent``
-cells, in order, in that kernel (``answers_session``). Each answer must state its parts as
-``@name[value]``; scoring is strict (``answers_score``). Every run records or replays a cassette
-per session, so each model request's prompt tokens are known and a recorded run can be scored
-again without a model.
+Two question sets (``answers_sets``). The development set (``--set dev``, the default): ten
+generated CSV files (``answers_data``), 91 questions with reference answers computed by pandas and
+SciPy (``answers_questions``). The held-out set (``--set heldout``): eight more files and 80
+questions from a second, independent generator (``heldout_data``, ``heldout_questions``), half
+closed-form, half natural questions answered on a final ``Answer:`` line (``heldout_score``);
+it is for measuring, not for tuning. Questions are asked in sessions: for each file, a fresh
+kernel and a notebook built on the fly load the file as ``df`` and ask the questions in
+``%%agent`` cells, in order, in that kernel (``answers_session``). Closed-form answers must state
+their parts as ``@name[value]``; scoring is strict (``answers_score``). Every run records or
+replays a cassette per session, so each model request's prompt tokens are known and a recorded
+run can be scored again without a model.
 
-    .venv/bin/python benchmarks/answers.py                      # the embedded model, all questions
+``--baseline bare`` also asks every question of the run the bare model's way (``answers_bare``:
+the same model, no product, one code block run in a subprocess) and reports the product's margin
+over it; ``--baseline-only`` skips the product.
+
+    .venv/bin/python benchmarks/answers.py                      # the embedded model, all dev questions
     .venv/bin/python benchmarks/answers.py --files sales_orders,housing --questions trial-04
+    .venv/bin/python benchmarks/answers.py --set heldout --baseline bare
     .venv/bin/python benchmarks/answers.py --profile '{"backend": "openai", "model": "gpt-4o-mini"}'
     .venv/bin/python benchmarks/answers.py --replay build/answers-cassettes   # no model
     .venv/bin/python benchmarks/answers.py --refresh-test-cassette           # see tests/benchmarks/
@@ -34,14 +43,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.answers_data import FILES, file_spec, read_reference, write_files  # noqa: E402
-from benchmarks.answers_questions import QUESTIONS, Question, question, reference_answers  # noqa: E402
-from benchmarks.answers_report import markdown, question_row, summarize  # noqa: E402
-from benchmarks.answers_score import TurnFacts, expected_parts, score_answer  # noqa: E402
-from benchmarks.answers_session import (RunSettings, SessionResult, plan_sessions, prune_earlier_runs,  # noqa: E402
-                                        run_session)
+from benchmarks import answers_sets  # noqa: E402
+from benchmarks.answers_data import write_files  # noqa: E402
+from benchmarks.answers_report import margin, markdown, markdown_baseline, question_row, summarize  # noqa: E402
+from benchmarks.answers_score import TurnFacts  # noqa: E402
+from benchmarks.answers_session import RunSettings, SessionResult, prune_earlier_runs, run_session  # noqa: E402
+from benchmarks.heldout_score import score_question  # noqa: E402
 
-__all__ = ["select_questions", "run_benchmark", "expectations", "write_recording", "read_recording", "main"]
+__all__ = ["select_questions", "run_benchmark", "run_baseline", "expectations", "write_recording", "read_recording",
+           "main"]
 
 BUILD = ROOT / "build"
 TEST_CASSETTES = ROOT / "tests" / "benchmarks" / "cassettes"
@@ -49,14 +59,11 @@ EXPECTED_FILE = "expected.json"
 RECORDING_FILE = "recording.json"
 
 
-def select_questions(files: Sequence[str] | None = None, ids: Sequence[str] | None = None) -> list[Question]:
-    """The questions of the named files and the named questions (all when neither is given),
-    in the benchmark's order."""
-    if not files and not ids:
-        return list(QUESTIONS)
-    names = {file_spec(f).name for f in files or ()}
-    wanted = {question(i).id for i in ids or ()}
-    return [q for q in QUESTIONS if q.file in names or q.id in wanted]
+def select_questions(files: Sequence[str] | None = None, ids: Sequence[str] | None = None,
+                     sets: Sequence[str] = ("dev",)) -> list[Any]:
+    """The questions of ``sets`` in the named files and with the named ids (all of the sets'
+    questions when neither is given), in the benchmark's order."""
+    return answers_sets.select(sets, files, ids)
 
 
 def _evaluate(result: SessionResult, expected: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -68,11 +75,12 @@ def _evaluate(result: SessionResult, expected: dict[str, dict[str, Any]]) -> lis
         facts = TurnFacts(tool_calls=turn.tool_calls if turn else 0,
                           last_tool_status=turn.last_tool_status if turn else None,
                           error=error, timed_out=cell.timed_out)
-        verdict = score_answer(expected_parts(q.parts, expected[q.id]), cell.text, facts)
+        verdict = score_question(q, expected[q.id], cell.text, facts)
         rows.append(question_row(question=q, session=result.plan.name, position=position,
                                  expected=expected[q.id], verdict=verdict, seconds=cell.seconds, text=cell.text,
                                  timed_out=cell.timed_out, error=error, tool_calls=facts.tool_calls,
-                                 last_tool_status=facts.last_tool_status, tokens=tokens))
+                                 last_tool_status=facts.last_tool_status, tokens=tokens,
+                                 set_name=answers_sets.set_of(q), style=answers_sets.style_of(q)))
     return rows
 
 
@@ -81,14 +89,12 @@ def _session_entry(result: SessionResult) -> dict[str, Any]:
             "start_seconds": round(result.start_seconds, 3), "peak_rss": result.peak_rss, "error": result.error}
 
 
-def run_benchmark(questions: Sequence[Question], settings: RunSettings, *, jobs: int = 1, session_size: int = 5,
+def run_benchmark(questions: Sequence[Any], settings: RunSettings, *, jobs: int = 1, session_size: int = 5,
                   progress: Any = None) -> dict[str, Any]:
     """Generate the files, ask the questions in sessions, score them; the full report as a dict."""
-    files = sorted({q.file for q in questions}, key=[s.name for s in FILES].index)
-    write_files(settings.files_dir, files)
-    frames = {f: read_reference(settings.files_dir / f) for f in files}
-    expected = {q.id: reference_answers(q, frames[q.file]) for q in questions}
-    plans = plan_sessions(questions, session_size)
+    answers_sets.write_files(settings.files_dir, questions)
+    expected = answers_sets.expected_answers(questions, settings.files_dir)
+    plans = answers_sets.plan(questions, session_size)
     settings.cassettes.mkdir(parents=True, exist_ok=True)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     prune_earlier_runs(settings.data_dir, settings.files_dir)
@@ -110,8 +116,35 @@ def run_benchmark(questions: Sequence[Question], settings: RunSettings, *, jobs:
     sessions = [done[p.name][1] for p in plans]
     return {"meta": {"mode": settings.mode, "source": settings.source, "cassettes": str(settings.cassettes),
                      "data_dir": str(settings.data_dir), "run_id": settings.run_id, "jobs": jobs,
+                     "sets": sorted({answers_sets.set_of(q) for q in questions}),
                      "per_question_timeout": settings.timeout, "wall_seconds": round(time.perf_counter() - started, 1)},
             "summary": summarize(rows, sessions), "questions": rows, "sessions": sessions}
+
+
+def run_baseline(questions: Sequence[Any], settings: RunSettings, *, backend: Any = None,
+                 progress: Any = None) -> dict[str, Any]:
+    """Ask ``questions`` the bare model's way (``answers_bare``) and score them: the baseline's
+    ``name``, ``summary`` and ``questions`` rows. ``backend`` defaults to ``settings.source``
+    (the embedded model) recorded to or replayed from ``settings.cassettes``."""
+    from benchmarks.answers_bare import bare_backend, run_bare
+
+    answers_sets.write_files(settings.files_dir, questions)
+    expected = answers_sets.expected_answers(questions, settings.files_dir)
+    started = time.perf_counter()
+    if backend is not None:
+        rows = run_bare(questions, backend, settings.files_dir, expected, progress=progress)
+    else:
+        settings.cassettes.mkdir(parents=True, exist_ok=True)
+        with bare_backend(settings.source, settings.cassettes, settings.mode, settings.data_dir) as model:
+            rows = run_bare(questions, model, settings.files_dir, expected, progress=progress)
+    return {"name": "bare", "wall_seconds": round(time.perf_counter() - started, 1),
+            "summary": summarize(rows), "questions": rows}
+
+
+def attach_baseline(report: dict[str, Any], baseline: dict[str, Any]) -> dict[str, Any]:
+    """``report`` with the baseline and the product's margin over it on the same questions."""
+    report["baseline"] = {**baseline, "margin": margin(report["questions"], baseline["questions"])}
+    return report
 
 
 def expectations(report: dict[str, Any]) -> dict[str, Any]:
@@ -147,6 +180,8 @@ def read_recording(cassettes: Path) -> dict[str, Any]:
 
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", dest="question_set", choices=("dev", "heldout", "both"), default="dev",
+                        help="the question set: the development set (default), the held-out set, or both")
     parser.add_argument("--files", help="comma-separated file names or stems (default: all, or with --replay "
                                         "the recorded questions)")
     parser.add_argument("--questions", help="comma-separated question ids (added to --files)")
@@ -159,6 +194,9 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     mode.add_argument("--refresh-test-cassette", action="store_true",
                       help="re-record tests/benchmarks/cassettes (its questions) from --profile and rewrite "
                            "the outcomes the replay test expects")
+    parser.add_argument("--baseline", choices=("bare",), help="also ask the questions the bare model's way "
+                                                               "(same model, no product) and report the margin")
+    parser.add_argument("--baseline-only", action="store_true", help="with --baseline: skip the product run")
     parser.add_argument("--out", type=Path, default=BUILD / "answers-results.json", help="results JSON")
     parser.add_argument("--per-question-timeout", type=float, default=300.0, metavar="SECONDS")
     parser.add_argument("--jobs", type=int, default=1, help="sessions run at once")
@@ -187,9 +225,16 @@ def _settings(ns: argparse.Namespace, cassettes: Path, source: str | None) -> Ru
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parse_args(argv)
     if ns.write_files:
-        for path in write_files(ns.write_files):
-            print(path)
+        if ns.question_set in ("dev", "both"):
+            for path in write_files(ns.write_files):
+                print(path)
+        if ns.question_set in ("heldout", "both"):
+            from benchmarks.heldout_data import write_files as write_heldout
+
+            for path in write_heldout(ns.write_files):
+                print(path)
         return 0
+    sets = answers_sets.SETS if ns.question_set == "both" else (ns.question_set,)
     cassettes = ns.replay or (TEST_CASSETTES if ns.refresh_test_cassette else ns.record) or BUILD / "answers-cassettes"
     recorded = read_recording(cassettes) if ns.replay else {}
     if ns.refresh_test_cassette:
@@ -198,25 +243,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif ns.files or ns.questions:
         try:
             questions = select_questions(ns.files.split(",") if ns.files else None,
-                                         ns.questions.split(",") if ns.questions else None)
+                                         ns.questions.split(",") if ns.questions else None, sets)
         except KeyError as exc:
             raise SystemExit(f"answers.py: {exc.args[0]}") from None
     else:
-        questions = select_questions(None, recorded.get("questions") or None)
+        recorded_ids = recorded.get("questions") or None
+        questions = select_questions(None, recorded_ids, answers_sets.SETS if recorded_ids else sets)
     session_size = ns.session_size or recorded.get("session_size") or 5
     if ns.list:
         for q in questions:
-            print(f"{q.id}\t{q.category}\t{q.file}\t{q.prompt}")
+            print(f"{q.id}\t{answers_sets.set_of(q)}\t{answers_sets.style_of(q)}\t{q.category}\t{q.file}\t{q.prompt}")
         return 0
+    if ns.baseline_only and not ns.baseline:
+        raise SystemExit("answers.py: --baseline-only needs --baseline bare")
     if ns.profile and ns.profile.lstrip().startswith("{"):
         json.loads(ns.profile)              # a typo fails here, not in twenty kernels
     settings = _settings(ns, cassettes, recorded.get("source") if ns.replay else ns.profile)
     if settings.mode == "record":
         write_recording(settings.cassettes, source=ns.profile, questions=[q.id for q in questions],
                         session_size=session_size)
-    report = run_benchmark(questions, settings, jobs=ns.jobs, session_size=session_size,
-                           progress=lambda line: print(line, file=sys.stderr, flush=True))
-    print(markdown(report["summary"], report["questions"]))
+    progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    if ns.baseline_only:
+        baseline = run_baseline(questions, settings, progress=progress)
+        report = {"meta": {"mode": settings.mode, "source": settings.source, "cassettes": str(settings.cassettes),
+                           "sets": list(sets), "product": False},
+                  "summary": baseline["summary"], "questions": [], "sessions": [],
+                  "baseline": {**baseline, "margin": margin([], baseline["questions"])}}
+        print(markdown_baseline("bare", baseline["summary"], baseline["questions"], report["baseline"]["margin"]))
+    else:
+        report = run_benchmark(questions, settings, jobs=ns.jobs, session_size=session_size, progress=progress)
+        if ns.baseline:
+            attach_baseline(report, run_baseline(questions, settings, progress=progress))
+        print(markdown(report["summary"], report["questions"]))
+        if ns.baseline:
+            b = report["baseline"]
+            print(markdown_baseline("bare", b["summary"], b["questions"], b["margin"]))
     ns.out.parent.mkdir(parents=True, exist_ok=True)
     ns.out.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"results: {ns.out}", file=sys.stderr)

@@ -1,11 +1,14 @@
 """The answer benchmark's results: per-question rows, the summary, and Markdown tables (pure).
 
 A question row (:func:`question_row`) holds the verdict, the time, the parts as answered next
-to the expected ones, what the turn did (tool calls, the last tool result's status, an error)
-and the prompt tokens of each model request it made (from the cassette). :func:`summarize`
-reduces the rows to accuracy (overall, per category, per file, first question of a session
-against the later ones), seconds (median, p95, the first question in a new kernel), prompt
-tokens, the count of each failure kind and the sessions' start times and peak memory.
+to the expected ones, what the turn did (tool calls, the last tool result's status, an error),
+the prompt tokens of each model request it made (from the cassette), the question's set
+(``dev`` or ``heldout``) and style (``closed`` or ``natural``). :func:`summarize` reduces the
+rows to accuracy (overall, per set, style, set and style, category, file, position in the
+session, first question of a session against the later ones), seconds (median, p90, p95, max,
+the first question in a new kernel), prompt tokens, the count of each failure kind and the
+sessions' start times and peak memory. :func:`margin` sets the product's accuracy beside a
+baseline's on the same questions (:func:`markdown_baseline` renders both).
 """
 from __future__ import annotations
 
@@ -15,8 +18,9 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from benchmarks.answers_questions import CATEGORIES
 from benchmarks.answers_score import FAILURE_KINDS, Verdict
+from benchmarks.heldout_questions import HELDOUT_CATEGORIES
 
-__all__ = ["question_row", "summarize", "markdown", "percentile"]
+__all__ = ["question_row", "summarize", "markdown", "percentile", "margin", "markdown_baseline"]
 
 _TEXT_CHARS = 4000
 
@@ -35,8 +39,10 @@ def _median(values: Sequence[float]) -> float | None:
 
 def question_row(*, question: Any, session: str, position: int, expected: Mapping[str, Any], verdict: Verdict,
                  seconds: float, text: str, timed_out: bool, error: str | None, tool_calls: int,
-                 last_tool_status: str | None, tokens: Sequence[int]) -> dict[str, Any]:
-    return {"id": question.id, "file": question.file, "category": question.category, "session": session,
+                 last_tool_status: str | None, tokens: Sequence[int], set_name: str = "dev",
+                 style: str = "closed") -> dict[str, Any]:
+    return {"id": question.id, "set": set_name, "style": style, "file": question.file,
+            "category": question.category, "session": session,
             "position": position, "first_in_session": position == 1, "correct": verdict.correct,
             "kind": verdict.kind, "seconds": round(seconds, 3), "timed_out": timed_out, "error": error,
             "expected": dict(expected), "answer": dict(verdict.answer), "right": dict(verdict.right),
@@ -54,6 +60,24 @@ def _rounded(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
 
 
+def _position(row: Mapping[str, Any]) -> str:
+    return str(row["position"]) if row["position"] < 4 else "4+"
+
+
+def _seconds(values: Sequence[float]) -> dict[str, Any]:
+    return {"median": _rounded(_median(values)), "p90": _rounded(percentile(values, 90)),
+            "p95": _rounded(percentile(values, 95)), "max": _rounded(max(values, default=None))}
+
+
+def _groups(rows: Sequence[Mapping[str, Any]], key: Any) -> dict[str, Any]:
+    """Accuracy and seconds per value of ``key(row)``, in first-seen order."""
+    out: dict[str, Any] = {}
+    for value in dict.fromkeys(key(r) for r in rows):
+        chosen = [r for r in rows if key(r) == value]
+        out[value] = {**_accuracy(chosen), "seconds": _seconds([r["seconds"] for r in chosen if r["seconds"]])}
+    return out
+
+
 def summarize(rows: Sequence[Mapping[str, Any]], sessions: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     seconds = [r["seconds"] for r in rows if r["seconds"]]       # 0: the question never ran
     first = [r["seconds"] for r in rows if r["first_in_session"] and r["seconds"]]
@@ -65,11 +89,16 @@ def summarize(rows: Sequence[Mapping[str, Any]], sessions: Sequence[Mapping[str,
         **_accuracy(rows),
         "first_in_session": _accuracy(r for r in rows if r["first_in_session"]),
         "later_in_session": _accuracy(r for r in rows if not r["first_in_session"]),
+        "by_set": _groups(rows, lambda r: r.get("set", "dev")),
+        "by_style": _groups(rows, lambda r: r.get("style", "closed")),
+        "by_set_style": _groups(rows, lambda r: f"{r.get('set', 'dev')}/{r.get('style', 'closed')}"),
+        "by_position": dict(sorted(_groups(rows, _position).items())),
+        "by_set_category": _groups(rows, lambda r: f"{r.get('set', 'dev')}/{r['category']}"),
         "by_category": {c: _accuracy(r for r in rows if r["category"] == c)
-                        for c in CATEGORIES if any(r["category"] == c for r in rows)},
+                        for c in dict.fromkeys(CATEGORIES + HELDOUT_CATEGORIES) if any(r["category"] == c for r in rows)},
         "by_file": {f: _accuracy(r for r in rows if r["file"] == f) for f in dict.fromkeys(r["file"] for r in rows)},
         "failures": {k: sum(1 for r in rows if r["kind"] == k) for k in FAILURE_KINDS},
-        "seconds": {"median": _rounded(_median(seconds)), "p95": _rounded(percentile(seconds, 95)),
+        "seconds": {**_seconds(seconds),
                     "first_in_kernel_median": _rounded(_median(first)),
                     "later_median": _rounded(_median(later)), "total": _rounded(sum(seconds), 1)},
         "kernel_start_seconds": {"median": _rounded(_median(starts)), "max": _rounded(max(starts, default=None))},
@@ -102,6 +131,10 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     return "\n".join(lines)
 
 
+def _span(seconds: Mapping[str, Any]) -> str:
+    return " / ".join(_cell(seconds[k]) for k in ("median", "p90", "p95", "max"))
+
+
 def _parts(values: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v:.10g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items())
 
@@ -114,7 +147,8 @@ def markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
         ("accuracy", _pct(summary)),
         ("first question of a session", _pct(summary["first_in_session"])),
         ("later questions", _pct(summary["later_in_session"])),
-        ("seconds per question, median / p95", f"{_cell(s['median'])} / {_cell(s['p95'])}"),
+        ("seconds per question, median / p90 / p95 / max",
+         f"{_cell(s['median'])} / {_cell(s['p90'])} / {_cell(s['p95'])} / {_cell(s['max'])}"),
         ("first question in a new kernel, median s", s["first_in_kernel_median"]),
         ("later questions, median s", s["later_median"]),
         ("kernel start + setup, median / max s",
@@ -126,7 +160,55 @@ def markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
     ] + ([("peak RSS MB, kernel tree / model server",
            f"{summary['peak_rss_mb']['kernel_tree']} / {summary['peak_rss_mb']['model_server']}")]
          if "peak_rss_mb" in summary else []))]
+    out += ["", _table(["set / style", "right", "s median / p90 / p95 / max"],
+                       [(k, _pct(b), _span(b["seconds"])) for k, b in summary["by_set_style"].items()])]
+    out += ["", _table(["position in session", "right", "s median / p90 / p95 / max"],
+                       [(k, _pct(b), _span(b["seconds"])) for k, b in summary["by_position"].items()])]
     out += ["", _table(["category", "right"], [(c, _pct(b)) for c, b in summary["by_category"].items()])]
+    out += ["", _table(["failure kind", "questions"], list(summary["failures"].items()))]
+    out += ["", _table(["question", "result", "kind", "s", "answered", "expected"], [
+        (r["id"], "right" if r["correct"] else "wrong", r["kind"], f"{r['seconds']:.1f}", _parts(r["answer"]),
+         _parts(r["expected"])) for r in rows])]
+    return "\n".join(out) + "\n"
+
+
+def margin(product: Sequence[Mapping[str, Any]], baseline: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The product's accuracy beside the baseline's on the questions both answered: overall,
+    per set / style and per category (``margin`` in percentage points)."""
+    base = {r["id"]: r for r in baseline}
+    both = [r for r in product if r["id"] in base]
+
+    def block(keyed: Any) -> dict[str, Any]:
+        out = {}
+        for value in dict.fromkeys(keyed(r) for r in both):
+            mine = [r for r in both if keyed(r) == value]
+            a, b = _accuracy(mine), _accuracy(base[r["id"]] for r in mine)
+            out[value] = {"n": a["n"], "product": a["correct"], "baseline": b["correct"],
+                          "margin_points": round(100 * (a["correct"] - b["correct"]) / a["n"], 1) if a["n"] else None}
+        return out
+
+    return {"all": block(lambda r: "all")["all"] if both else {"n": 0},
+            "by_set_style": block(lambda r: f"{r.get('set', 'dev')}/{r.get('style', 'closed')}"),
+            "by_category": block(lambda r: r["category"])}
+
+
+def markdown_baseline(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
+                      margins: Mapping[str, Any]) -> str:
+    """The baseline's figures and the product's margin over it, as Markdown."""
+    s = summary["seconds"]
+    out = [f"## Baseline: {name}", "", _table(["measure", "value"], [
+        ("accuracy", _pct(summary)),
+        ("seconds per question, median / p90 / p95 / max", _span(s)),
+        ("model requests", summary["prompt_tokens"]["requests"]),
+    ])]
+
+    def line(label: str, m: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (label, m["n"], m["product"], m["baseline"], f"{m['margin_points']:+.1f}" if m["n"] else "–")
+
+    header = ["questions", "n", "product right", "baseline right", "margin (points)"]
+    out += ["", _table(header, ([line("all", margins["all"])] if margins["all"]["n"] else [])
+                       + [line(k, m) for k, m in margins["by_set_style"].items()])]
+    out += ["", _table(["category"] + header[1:], [line(k, m) for k, m in margins["by_category"].items()])]
     out += ["", _table(["failure kind", "questions"], list(summary["failures"].items()))]
     out += ["", _table(["question", "result", "kind", "s", "answered", "expected"], [
         (r["id"], "right" if r["correct"] else "wrong", r["kind"], f"{r['seconds']:.1f}", _parts(r["answer"]),
