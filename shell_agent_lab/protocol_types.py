@@ -34,6 +34,7 @@ __all__ = [
     'Connection',
     'DataListArgs',
     'DataListResult',
+    'DataSharingEvent',
     'DataUpdatedEvent',
     'Deleted',
     'ErrorInfo',
@@ -122,7 +123,7 @@ PROTOCOL_VERSION = 1
 COMM_TARGET = 'shell_agent_lab'
 OP_NAMES: tuple[str, ...] = ('hello', 'send', 'notebook_cells', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set')
 #: every event of the agent's bus, in the schema's order
-EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed')
+EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed', 'data_sharing')
 #: event name -> the keys its payload always carries
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'state_changed': ('state', 'previous'),
@@ -150,6 +151,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'session_changed': ('session_id', 'title', 'private'),
     'session_renamed': ('session_id', 'title'),
     'profile_changed': ('profile', 'backend', 'model'),
+    'data_sharing': ('level', 'destination', 'text'),
 }
 COMMAND_NAMES: tuple[str, ...] = ('insert_cell',)
 
@@ -645,6 +647,14 @@ ProfileChangedEvent = TypedDict('ProfileChangedEvent', {
     'profile': 'str | None',
     'backend': 'str | None',
     'model': 'str | None',
+})
+
+DataSharingEvent = TypedDict('DataSharingEvent', {
+    'level': "Literal['rows', 'aggregates', 'schema']",
+    'destination': 'str',
+    'backend': 'NotRequired[str]',
+    'model': 'NotRequired[str]',
+    'text': 'str',
 })
 
 InsertCellCommand = TypedDict('InsertCellCommand', {

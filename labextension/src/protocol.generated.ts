@@ -514,9 +514,17 @@ export interface Events {
     model: string | null;
     [key: string]: unknown;
   };
+  data_sharing: {
+    level: "rows" | "aggregates" | "schema";
+    destination: string;
+    backend?: string;
+    model?: string;
+    text: string;
+    [key: string]: unknown;
+  };
 }
 export type EventName = keyof Events;
-export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "command_result", "tool_start", "tool_progress", "tool_end", "retry_backoff", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed"];
+export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "command_result", "tool_start", "tool_progress", "tool_end", "retry_backoff", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed", "data_sharing"];
 
 /** Arguments of every command the kernel may ask the panel to run. */
 export interface Commands {

@@ -38,6 +38,7 @@ from ..llm.types import Backend
 from ..tools.approval import ApprovalGate, Approver
 from ..tools.registry import ToolRegistry
 from . import _context
+from ._sharing import SharingNotices, compose_from_results, sharing_level, sharing_status
 from ._backends import BackendSlot, auto_extract_on, auto_title_on, schema_in_prompt_on, tool_set_for
 from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
@@ -112,6 +113,7 @@ class Agent:
         self._clock = clock
         self._builder = builder if builder is not None else _context.make_builder(store)
         self._extractor = extractor or self._extract
+        self._sharing_notices = SharingNotices()
         self.gate = ApprovalGate(settings.approval_overrides, settings.approval_policy, approver=approver,
                                  publish=self._publish)
         # -- guarded by _cond ------------------------------------------------------------------
@@ -156,6 +158,12 @@ class Agent:
     def backend(self) -> Backend:
         """The backend for the current session's profile (built on first use)."""
         return self._backends.get(self._profile_of(self.session))
+
+    def data_sharing_status(self) -> dict[str, Any]:
+        """Where the current session's requests go and at which data-sharing level:
+        {level, remote, destination, explicit, text} (see :mod:`shell_agent_lab.sharing`)."""
+        session = self.session
+        return sharing_status(self.settings, self._profile_dict(session), self.backend)
 
     @property
     def approver(self) -> Approver | None:
@@ -589,7 +597,13 @@ class Agent:
                 reply = Reply(error=str(exc).strip("'\""))
             else:
                 env = self._turn_env(turn, session, backend)
+                notice = self._sharing_notices.first_request(session.id, self.settings,
+                                                             self._profile_dict(session), backend)
+                if notice is not None:      # said before the first request leaves the machine
+                    self._publish("data_sharing", notice)
                 reply = run_turn(env, turn.message)
+                if env.data_sharing == "schema" and reply.error is None and reply.text:
+                    reply.text = compose_from_results(reply.text, reply.tables)
                 answered = env.answered and reply.error is None and not turn.cancel.is_set()
         except BaseException as exc:  # recovered: the state machine must never stay BUSY
             log.exception("turn crashed")
@@ -700,7 +714,8 @@ class Agent:
                        settings=settings, clock=self._clock,
                        budget=_context.make_budget(backend, profile, settings.max_context_tokens),
                        schema_in_prompt=schema_in_prompt_on(settings, backend, tool_set),
-                       tool_set=tool_set, require_tool_first=tool_set == "compact")
+                       tool_set=tool_set, require_tool_first=tool_set == "compact",
+                       data_sharing=sharing_level(settings, profile, backend))
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:

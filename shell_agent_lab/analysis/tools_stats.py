@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..sharing import label
 from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 from ._tooling import engine_of, guarded, has_engine, text_arg
 from .sql_repair import Column, sql_name
@@ -349,7 +350,10 @@ def _statistics(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pairs = _run_test(test, data, args)
-    return ToolResult(f"{test} on {data.table}" + (f" where {where}" if where else "") + ":\n" + _lines(pairs))
+    # outliers are individual rows; every other test is a statistic over the rows
+    kind = "records" if test.endswith("_outliers") else "aggregate"
+    return ToolResult(f"{test} on {data.table}" + (f" where {where}" if where else "") + ":\n" + _lines(pairs),
+                      data={"sharing": label(kind, rows=len(pairs), columns=["statistic", "value"])})
 
 
 def stats_tools() -> list[ToolDescriptor]:

@@ -23,7 +23,7 @@ __all__ = ["next_cell", "TurnView", "tool_line", "reply_markdown", "render_reply
            "as_notebook_reply", "sql_of"]
 
 _TURN_EVENTS = ("stream_token", "assistant_text", "tool_start", "tool_progress", "tool_end", "retry_backoff",
-                "approval_resolved")
+                "approval_resolved", "data_sharing")
 _MAX_TABLES = 10
 
 
@@ -249,6 +249,11 @@ class TurnView:
             self._tool_state(data, "done" if ok else "error", str(data.get("summary") or ""))
         elif t == "approval_resolved" and data.get("notice"):
             line = "⚖ " + str(data["notice"]).strip()
+            if self.live:
+                self._out.show({"text/plain": line})
+            self._notices.append(line)
+        elif t == "data_sharing" and data.get("text"):
+            line = "🔒 " + str(data["text"]).strip()
             if self.live:
                 self._out.show({"text/plain": line})
             self._notices.append(line)
