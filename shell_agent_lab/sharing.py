@@ -189,7 +189,7 @@ def _shape(tag: Mapping[str, Any], level: str) -> str:
     columns = [str(c) for c in tag.get("columns") or ()]
     cols = f" with columns {', '.join(columns)}" if columns else ""
     if level == "aggregates" and isinstance(tag.get("rows"), int):
-        return f"{tag['rows']:,} row(s){cols}"
+        return f"{tag['rows']:,} row{'s' if tag['rows'] != 1 else ''}{cols}"
     return f"a result{cols}"
 
 

@@ -90,7 +90,7 @@ def _value_lines(table: Any) -> list[str]:
 
 def _cell(value: Any) -> str:
     if isinstance(value, float):
-        return f"{value:,.6g}" if abs(value) < 1e15 else str(value)
+        return f"{value:,.10g}" if abs(value) < 1e15 else str(value)
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 

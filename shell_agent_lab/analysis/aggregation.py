@@ -3,8 +3,8 @@
 A query is an aggregate when its outermost SELECT (every branch of a set operation) has at
 least one aggregate function outside a window, and every other output column is a GROUP BY
 expression or a constant; ``SELECT * FROM cte`` over such a query counts too. Aggregates that
-hand back individual values (``list``, ``string_agg``, ``arg_max``, ``any_value``, ``first`` …)
-do not count. Anything the parser refuses, or that this reading does not recognise, is records:
+hand back individual values (``list``, ``string_agg``, ``arg_max``, ``any_value``, ``first``, and
+``min``/``max``: the extremes are one record's value, often the most telling one) do not count. Anything the parser refuses, or that this reading does not recognise, is records:
 the safe answer.
 """
 from __future__ import annotations
@@ -23,6 +23,7 @@ _REVEALING = frozenset({
     "list", "array_agg", "string_agg", "group_concat", "listagg", "histogram", "any_value", "first",
     "last", "arbitrary", "arg_max", "arg_min", "argmax", "argmin", "max_by", "min_by", "arg_max_null",
     "arg_min_null", "approx_top_k", "mode", "bitstring_agg", "list_distinct", "array_distinct",
+    "min", "max", "fmin", "fmax",
 })
 _lock = threading.Lock()
 
