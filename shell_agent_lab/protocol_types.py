@@ -34,6 +34,7 @@ __all__ = [
     'Connection',
     'DataListArgs',
     'DataListResult',
+    'DataSharing',
     'DataSharingEvent',
     'DataUpdatedEvent',
     'Deleted',
@@ -285,6 +286,7 @@ Settings = TypedDict('Settings', {
     'profiles': 'list[Profile]',
     'tools': 'list[ToolSetting]',
     'auto_extraction': 'bool',
+    'data_sharing': 'NotRequired[DataSharing]',
 })
 
 Deleted = TypedDict('Deleted', {
@@ -295,6 +297,14 @@ CommandMessage = TypedDict('CommandMessage', {
     'v': 'Literal[1]',
     'command': 'str',
     'args': 'dict[str, Any]',
+})
+
+DataSharing = TypedDict('DataSharing', {
+    'level': "Literal['rows', 'aggregates', 'schema']",
+    'explicit': 'bool',
+    'remote': 'bool',
+    'destination': 'str',
+    'text': 'str',
 })
 
 HelloArgs = TypedDict('HelloArgs', {
@@ -311,6 +321,7 @@ HelloResult = TypedDict('HelloResult', {
     'state': 'AgentState',
     'ops': 'list[str]',
     'events': 'list[str]',
+    'data_sharing': 'NotRequired[DataSharing]',
 })
 
 SendArgs = TypedDict('SendArgs', {
@@ -516,6 +527,7 @@ SettingsSetArgs = TypedDict('SettingsSetArgs', {
     'model': 'NotRequired[str]',
     'approvals': "NotRequired[dict[str, Literal['ask', 'allow', 'deny', None]]]",
     'auto_extraction': 'NotRequired[bool]',
+    'data_sharing': "NotRequired[Literal['rows', 'aggregates', 'schema', None]]",
 })
 
 SettingsSetResult: TypeAlias = 'Settings'

@@ -206,8 +206,8 @@ def model_view(tool: str | None, content: str, meta: Mapping[str, Any] | None, l
         return (f"[{name} ran; its output is shown to the user in the notebook and is not sent to the "
                 f"model (data sharing: {level}). Work from table and column names, and compute "
                 "aggregates with query_sql or statistics.]")
-    views = tag.get("views") if isinstance(tag.get("views"), Mapping) else {}
-    if level in views:
+    views = tag.get("views")
+    if isinstance(views, Mapping) and level in views:
         return str(views[level])
     kind = tag["kind"]
     if kind == "schema" or (kind == "aggregate" and level == "aggregates"):

@@ -130,6 +130,7 @@ export type Settings = {
   profiles: Array<Profile>;
   tools: Array<ToolSetting>;
   auto_extraction: boolean;
+  data_sharing?: DataSharing;
 };
 
 export type Deleted = {
@@ -140,6 +141,14 @@ export type CommandMessage = {
   v: 1;
   command: string;
   args: { [key: string]: unknown };
+};
+
+export type DataSharing = {
+  level: "rows" | "aggregates" | "schema";
+  explicit: boolean;
+  remote: boolean;
+  destination: string;
+  text: string;
 };
 
 /** Handshake: checks the protocol version and binds the panel to the notebook's session. */
@@ -156,6 +165,7 @@ export type HelloResult = {
   state: AgentState;
   ops: Array<string>;
   events: Array<string>;
+  data_sharing?: DataSharing;
 };
 
 /** Send one chat message (or a slash command) to the notebook's agent; the reply streams as events. */
@@ -352,12 +362,13 @@ export type ObjectsAttachResult = {
 export type SettingsGetArgs = { [key: string]: never };
 export type SettingsGetResult = Settings;
 
-/** Change the session's profile or model, approval overrides or auto-extraction. */
+/** Change the session's profile or model, approval overrides, auto-extraction or data sharing (null: the default). */
 export type SettingsSetArgs = {
   profile?: string;
   model?: string;
   approvals?: { [key: string]: "ask" | "allow" | "deny" | null };
   auto_extraction?: boolean;
+  data_sharing?: "rows" | "aggregates" | "schema" | null;
 };
 export type SettingsSetResult = Settings;
 

@@ -45,12 +45,14 @@ def _tree(sql: str) -> dict[str, Any] | None:
     with _lock:
         con = duckdb.connect()
         try:
-            text = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()[0]
+            row = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
         except duckdb.Error:
             return None
         finally:
             con.close()
-    tree = json.loads(text)
+    if row is None:
+        return None
+    tree = json.loads(row[0])
     if tree.get("error") or len(tree.get("statements") or ()) != 1:
         return None
     return tree["statements"][0].get("node")
