@@ -26,7 +26,7 @@ import re
 from typing import Any, Iterable, Mapping
 from urllib.parse import urlparse
 
-__all__ = ["LEVELS", "REMOTE_DEFAULT", "AGGREGATE_MAX_ROWS", "TREAT_AS_REMOTE_ENV", "effective_sharing",
+__all__ = ["LEVELS", "REMOTE_DEFAULT", "AGGREGATE_MAX_ROWS", "TREAT_AS_REMOTE_ENV", "LEVEL_ENV", "effective_sharing",
            "leaves_machine", "destination", "label", "record_meta", "model_view", "scrub_error",
            "check_level"]
 
@@ -37,6 +37,8 @@ REMOTE_DEFAULT = "aggregates"
 AGGREGATE_MAX_ROWS = 25
 #: set to 1 to treat every backend as remote (tests and benchmarks measure the levels with it)
 TREAT_AS_REMOTE_ENV = "SHELL_AGENT_LAB_TREAT_AS_REMOTE"
+#: the level, when ``ShellAgent.data_sharing`` is unset (benchmarks set it for their kernels)
+LEVEL_ENV = "SHELL_AGENT_LAB_DATA_SHARING"
 
 _KINDS = ("aggregate", "records", "schema")
 _NEVER_LEAVE = ("local", "scripted", "replay")
@@ -129,12 +131,18 @@ def destination(target: Any) -> str:
 
 def effective_sharing(settings: Any, profile: Any = None, backend: Any = None,
                       env: Mapping[str, str] | None = None) -> str:
-    """The level that applies: ``settings.data_sharing`` → the profile's ``data_sharing`` → "rows"
-    when nothing leaves the machine → :data:`REMOTE_DEFAULT`. An invalid profile value fails
-    closed to "schema"."""
+    """The level that applies: ``settings.data_sharing`` → ``SHELL_AGENT_LAB_DATA_SHARING`` → the
+    profile's ``data_sharing`` → "rows" when nothing leaves the machine → :data:`REMOTE_DEFAULT`.
+    An invalid environment or profile value fails closed to "schema"."""
+    env = os.environ if env is None else env
     explicit = getattr(settings, "data_sharing", None)
     if explicit:
         return check_level(explicit) or "rows"
+    if str(env.get(LEVEL_ENV, "")).strip():
+        try:
+            return check_level(env[LEVEL_ENV]) or "rows"
+        except ValueError:
+            return "schema"
     from_profile = _option(profile, "data_sharing") if profile is not None else None
     if from_profile is None and backend is not None:
         from_profile = _option(_profile_of(backend), "data_sharing") if _profile_of(backend) is not None else None

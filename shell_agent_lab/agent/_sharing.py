@@ -7,11 +7,12 @@ The rules themselves (levels, labels, the model's view of a result) are in
 """
 from __future__ import annotations
 
+import os
 import re
 import threading
 from typing import Any, Sequence
 
-from ..sharing import destination, effective_sharing, leaves_machine
+from ..sharing import LEVEL_ENV, destination, effective_sharing, leaves_machine
 from ._loopguard import ungrounded_numbers
 
 __all__ = ["SharingNotices", "sharing_status", "compose_from_results", "sharing_level"]
@@ -35,7 +36,7 @@ def sharing_status(settings: Any, profile: Any, backend: Any) -> dict[str, Any]:
     level = effective_sharing(settings, profile, backend)
     remote = leaves_machine(backend if backend is not None else profile)
     where = destination(backend if backend is not None else profile)
-    explicit = bool(getattr(settings, "data_sharing", None) or
+    explicit = bool(getattr(settings, "data_sharing", None) or os.environ.get(LEVEL_ENV, "").strip() or
                     (isinstance(profile, dict) and profile.get("data_sharing")))
     if remote:
         text = f"Requests go to {where}; data sharing: {level} — the model sees {_WHAT[level]}."
