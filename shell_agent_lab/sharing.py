@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 
 __all__ = ["LEVELS", "REMOTE_DEFAULT", "AGGREGATE_MAX_ROWS", "TREAT_AS_REMOTE_ENV", "LEVEL_ENV", "effective_sharing",
            "leaves_machine", "destination", "label", "record_meta", "model_view", "scrub_error",
-           "check_level"]
+           "scrub_code", "check_level"]
 
 LEVELS = ("rows", "aggregates", "schema")
 #: the level a remote endpoint gets when none is set (see docs/security.md for why)
@@ -191,6 +191,22 @@ _QUOTED = re.compile(r"'(?:[^']|'')*'")
 def scrub_error(text: str) -> str:
     """An error message with its quoted values blanked (a conversion error quotes the value)."""
     return _QUOTED.sub("'…'", text)
+
+
+_STRING = re.compile(r"""(?P<q>['"])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)""")
+_NUMBER = re.compile(r"(?<![\w.])(?:\d[\d_]*\.\d+|\d{5,}(?:\.\d+)?)(?![\w.])")
+
+
+def scrub_code(text: str, keep: Iterable[str] = ()) -> str:
+    """Code with the values it may hold blanked: quoted strings other than the names in ``keep``
+    (tables and columns, which code must name) and numbers with decimals or five digits or more
+    (``df.head(10)`` keeps its 10). Code often carries data: ``df[df.name == 'Jane Doe']``."""
+    names = {str(k) for k in keep}
+
+    def string(match: re.Match[str]) -> str:
+        body = match.group("body")
+        return match.group(0) if body in names or not body else f"{match.group('q')}…{match.group('q')}"
+    return _NUMBER.sub("…", _STRING.sub(string, text))
 
 
 def _shape(tag: Mapping[str, Any], level: str) -> str:

@@ -26,30 +26,31 @@ _REVEALING = frozenset({
     "min", "max", "fmin", "fmax",
 })
 _lock = threading.Lock()
+_connection: list[duckdb.DuckDBPyConnection] = []
+
+
+def _con() -> duckdb.DuckDBPyConnection:
+    """A private in-memory connection that holds no data (the caller holds ``_lock``)."""
+    if not _connection:
+        _connection.append(duckdb.connect())
+    return _connection[0]
 
 
 @functools.lru_cache(maxsize=1)
 def _aggregates() -> frozenset[str]:
     with _lock:
-        con = duckdb.connect()
-        try:
-            rows = con.execute("SELECT DISTINCT function_name FROM duckdb_functions() "
-                               "WHERE function_type = 'aggregate'").fetchall()
-        finally:
-            con.close()
+        rows = _con().execute("SELECT DISTINCT function_name FROM duckdb_functions() "
+                              "WHERE function_type = 'aggregate'").fetchall()
     return frozenset(r[0].lower() for r in rows) | {"count_star"}
 
 
 @functools.lru_cache(maxsize=256)
 def _tree(sql: str) -> dict[str, Any] | None:
     with _lock:
-        con = duckdb.connect()
         try:
-            row = con.execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
+            row = _con().execute("SELECT json_serialize_sql(?)", [sql]).fetchone()
         except duckdb.Error:
             return None
-        finally:
-            con.close()
     if row is None:
         return None
     tree = json.loads(row[0])

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +30,8 @@ from shell_agent_lab.llm.selection import select_backend
 from shell_agent_lab.sharing import effective_sharing, leaves_machine
 from shell_agent_lab.store import Store
 from shell_agent_lab.tools.registry import ToolDescriptor, ToolResult
-from tests.support.fake_model_servers import FakeOpenAIServer, RecordedRequest, Reply, call
+from tests.support.fake_model_servers import call
+from tests.support.scripted_provider import ScriptedProvider
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -93,40 +93,6 @@ def _plan(orders: Path) -> dict[str, list[dict[str, Any]]]:
         "notebook": [call("read_notebook", {}, id="notebook-1")],
         "peek": [call("peek_customers", {}, id="peek-1")],
     }
-
-
-class ScriptedProvider(FakeOpenAIServer):
-    """Answers each request from its content: background calls (title, extraction, summaries,
-    a tool's own question) get fixed text; the main loop makes the planned calls of the question,
-    then answers in words without numbers."""
-
-    def __init__(self, plan: dict[str, list[dict[str, Any]]]) -> None:
-        super().__init__()
-        self.plan = plan
-        self._local = threading.local()
-
-    def route(self, handler: Any, request: RecordedRequest) -> None:
-        self._local.request = request
-        super().route(handler, request)
-
-    def _next(self) -> Any:
-        body = self._local.request.json or {}
-        messages = body.get("messages") or []
-        system = str(messages[0].get("content") or "") if messages else ""
-        if not body.get("tools"):
-            if system.startswith("Write a short title"):
-                return Reply(text="Customer spending")
-            if "extract" in system.lower() or "memory" in system.lower():
-                return Reply(text="fact|turn-1|The user studies customer spending by city|")
-            return Reply(text="- the user explored the customers table")
-        last_user = max(i for i, m in enumerate(messages) if m.get("role") == "user")
-        question = str(messages[last_user].get("content") or "").lower()
-        done = {m.get("tool_call_id") for m in messages[last_user:] if m.get("role") == "tool"}
-        calls = next((c for key, c in self.plan.items() if key in question), [])
-        for planned in calls:
-            if planned["id"] not in done:
-                return Reply(tool_calls=[planned])
-        return Reply(text="Here is what the tools computed; the values are in the results.")
 
 
 # --- the session --------------------------------------------------------------------------------
