@@ -151,8 +151,7 @@ def effective_sharing(settings: Any, profile: Any = None, backend: Any = None,
             return check_level(from_profile) or "rows"
         except ValueError:
             return "schema"
-    target = backend if backend is not None else profile
-    if target is not None and leaves_machine(target, env):
+    if any(t is not None and leaves_machine(t, env) for t in (backend, profile)):
         return REMOTE_DEFAULT
     return "rows"
 

@@ -34,7 +34,7 @@ def sharing_level(settings: Any, profile: Any, backend: Any) -> str:
 def sharing_status(settings: Any, profile: Any, backend: Any) -> dict[str, Any]:
     """Where requests go and what they carry: {level, remote, destination, explicit, text}."""
     level = effective_sharing(settings, profile, backend)
-    remote = leaves_machine(backend if backend is not None else profile)
+    remote = any(t is not None and leaves_machine(t) for t in (backend, profile))
     where = destination(backend if backend is not None else profile)
     explicit = bool(getattr(settings, "data_sharing", None) or os.environ.get(LEVEL_ENV, "").strip() or
                     (isinstance(profile, dict) and profile.get("data_sharing")))

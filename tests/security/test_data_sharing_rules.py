@@ -84,3 +84,17 @@ def test_the_answer_at_schema_comes_from_the_results():
     assert "12,345.6" not in text                   # a number no result holds is dropped
     assert "total: 993,086.9197" in text and "n: 6" in text
     assert "| Oslo | 10.5 |" in text
+
+
+def test_summaries_read_the_view_of_tool_records():
+    from types import SimpleNamespace
+
+    from shell_agent_lab.context.summaries import transcript
+
+    tool = SimpleNamespace(role="tool", content="| CANARY | 1.5 |", tool_name="query_sql", status="success",
+                           meta={"sharing": label("records", rows=1, columns=["name", "amount"])}, created_at=None)
+    user = SimpleNamespace(role="user", content="show the rows", created_at=None)
+    assert "CANARY" in transcript([user, tool])
+    for level in ("aggregates", "schema"):
+        text = transcript([user, tool], sharing=level)
+        assert "CANARY" not in text and "show the rows" in text
