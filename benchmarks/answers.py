@@ -211,6 +211,9 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--memory", action="store_true", help="sample the peak RSS of kernels and model servers")
     parser.add_argument("--list", action="store_true", help="list the selected questions and exit")
     parser.add_argument("--write-files", type=Path, metavar="DIR", help="only write the CSV files into DIR")
+    parser.add_argument("--data-sharing", choices=("rows", "aggregates", "schema"),
+                        help="what the model may read of the data, with the model counted as remote "
+                             "(measures the cost of each level; see docs/security.md)")
     return parser.parse_args(argv)
 
 
@@ -219,7 +222,9 @@ def _settings(ns: argparse.Namespace, cassettes: Path, source: str | None) -> Ru
                        mode="replay" if ns.replay else "record", source=source, timeout=ns.per_question_timeout,
                        run_id=f"{time.strftime('%Y%m%d%H%M%S')}-{os.getpid()}",
                        per_kernel_data=ns.data_dir_per_kernel, memory=ns.memory,
-                       config=[c.replace("=", " = ", 1) for c in ns.config])
+                       config=[c.replace("=", " = ", 1) for c in ns.config],
+                       env={"SHELL_AGENT_LAB_DATA_SHARING": ns.data_sharing, "SHELL_AGENT_LAB_TREAT_AS_REMOTE": "1"}
+                       if ns.data_sharing else {})
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,7 +23,8 @@ _PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
 _PROFILE_KEYS = frozenset({"backend", "model", "endpoint", "base_url", "api_key_env", "options",
                            "project", "location", "auto_extract", "auto_title",
                            "max_context_tokens", "output_reserve", "timeout", "max_warm_tokens",
-                           "max_tool_result_tokens", "mcp_servers", "connections"})
+                           "max_tool_result_tokens", "mcp_servers", "connections",
+                           "data_sharing", "treat_as_remote"})
 
 
 class ShellAgent(Configurable):
@@ -99,6 +100,12 @@ class ShellAgent(Configurable):
                             '"connections".')
     max_context_tokens = Int(None, allow_none=True, config=True,
                              help="Context budget in tokens; None uses the backend's default.")
+    data_sharing = Enum(("rows", "aggregates", "schema"), default_value=None, allow_none=True, config=True,
+                        help='What the model may read of the data: "rows" (results as they are), '
+                             '"aggregates" (names, types and aggregate results; listings of records '
+                             'stay in the notebook) or "schema" (names and types only). None: "rows" '
+                             'for the embedded model and servers on this machine, "aggregates" for '
+                             'a remote endpoint; a profile may set "data_sharing".')
     run_python_timeout = Float(120.0, allow_none=True, config=True,
                                help="Seconds code approved for run_python may run before it is interrupted; "
                                     "None or 0 for no limit (Stop still interrupts it).")
@@ -179,6 +186,10 @@ class ShellAgent(Configurable):
             if unknown:
                 raise TraitError(f"ShellAgent.profiles[{name!r}]: unknown key(s) {', '.join(unknown)}; "
                                  f"known: {', '.join(sorted(_PROFILE_KEYS))}")
+            level = body.get("data_sharing")
+            if level is not None and level not in ("rows", "aggregates", "schema"):
+                raise TraitError(f"ShellAgent.profiles[{name!r}]: data_sharing must be \"rows\", "
+                                 f"\"aggregates\" or \"schema\", got {level!r}")
             out[name] = dict(body)
         return out
 

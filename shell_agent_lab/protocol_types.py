@@ -34,6 +34,8 @@ __all__ = [
     'Connection',
     'DataListArgs',
     'DataListResult',
+    'DataSharing',
+    'DataSharingEvent',
     'DataUpdatedEvent',
     'Deleted',
     'ErrorInfo',
@@ -124,7 +126,7 @@ PROTOCOL_VERSION = 1
 COMM_TARGET = 'shell_agent_lab'
 OP_NAMES: tuple[str, ...] = ('hello', 'send', 'notebook_cells', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set')
 #: every event of the agent's bus, in the schema's order
-EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'model_wait', 'question_budget_spent', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed')
+EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'model_wait', 'question_budget_spent', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed', 'data_sharing')
 #: event name -> the keys its payload always carries
 EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'state_changed': ('state', 'previous'),
@@ -154,6 +156,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'session_changed': ('session_id', 'title', 'private'),
     'session_renamed': ('session_id', 'title'),
     'profile_changed': ('profile', 'backend', 'model'),
+    'data_sharing': ('level', 'destination', 'text'),
 }
 COMMAND_NAMES: tuple[str, ...] = ('insert_cell',)
 
@@ -287,6 +290,7 @@ Settings = TypedDict('Settings', {
     'profiles': 'list[Profile]',
     'tools': 'list[ToolSetting]',
     'auto_extraction': 'bool',
+    'data_sharing': 'NotRequired[DataSharing]',
 })
 
 Deleted = TypedDict('Deleted', {
@@ -297,6 +301,14 @@ CommandMessage = TypedDict('CommandMessage', {
     'v': 'Literal[1]',
     'command': 'str',
     'args': 'dict[str, Any]',
+})
+
+DataSharing = TypedDict('DataSharing', {
+    'level': "Literal['rows', 'aggregates', 'schema']",
+    'explicit': 'bool',
+    'remote': 'bool',
+    'destination': 'str',
+    'text': 'str',
 })
 
 HelloArgs = TypedDict('HelloArgs', {
@@ -313,6 +325,7 @@ HelloResult = TypedDict('HelloResult', {
     'state': 'AgentState',
     'ops': 'list[str]',
     'events': 'list[str]',
+    'data_sharing': 'NotRequired[DataSharing]',
 })
 
 SendArgs = TypedDict('SendArgs', {
@@ -518,6 +531,7 @@ SettingsSetArgs = TypedDict('SettingsSetArgs', {
     'model': 'NotRequired[str]',
     'approvals': "NotRequired[dict[str, Literal['ask', 'allow', 'deny', None]]]",
     'auto_extraction': 'NotRequired[bool]',
+    'data_sharing': "NotRequired[Literal['rows', 'aggregates', 'schema', None]]",
 })
 
 SettingsSetResult: TypeAlias = 'Settings'
@@ -662,6 +676,14 @@ ProfileChangedEvent = TypedDict('ProfileChangedEvent', {
     'profile': 'str | None',
     'backend': 'str | None',
     'model': 'str | None',
+})
+
+DataSharingEvent = TypedDict('DataSharingEvent', {
+    'level': "Literal['rows', 'aggregates', 'schema']",
+    'destination': 'str',
+    'backend': 'NotRequired[str]',
+    'model': 'NotRequired[str]',
+    'text': 'str',
 })
 
 InsertCellCommand = TypedDict('InsertCellCommand', {

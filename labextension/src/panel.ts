@@ -7,7 +7,7 @@ import { Kernel } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 import { ProtocolClient, ProtocolError, payload } from './client';
 import { h, setChildren } from './dom';
-import { AgentState, CommandMessage, Commands, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
+import { AgentState, CommandMessage, Commands, DataSharing, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
 import { applyInsertCell, watchNotebook } from './cells';
 import { ChatTab } from './tabs/chat';
 import { DataTab } from './tabs/data';
@@ -91,6 +91,8 @@ export class SidePanel extends Widget implements TabHost {
     this._sessionNode = h('span', { class: 'sal-session-name', id: 'sal-session-title' });
     this._agentBadge = h('span', { class: 'sal-badge sal-agent-state', id: 'sal-agent-state', 'data-agent-state': '' });
     this._kernelBadge = h('span', { class: 'sal-badge sal-kernel', id: 'sal-kernel-status', 'data-kernel': '' });
+    this._sharingBadge = h('span', { class: 'sal-badge sal-data-sharing', id: 'sal-data-sharing', 'data-level': '', 'data-remote': '' });
+    this._sharingBadge.hidden = true;
     this._notice = h('div', { class: 'sal-notice', id: 'sal-notice', 'data-kind': '' });
     this._backendNode = h('div', { class: 'sal-backend', id: 'sal-backend-status', 'data-state': 'ok', role: 'alert' });
     this._nav = h('nav', { class: 'sal-nav', role: 'tablist' });
@@ -103,7 +105,7 @@ export class SidePanel extends Widget implements TabHost {
       this._body.append(tab.node);
     }
     this.node.append(
-      h('header', { class: 'sal-header' }, this._sessionNode, this._agentBadge, this._kernelBadge),
+      h('header', { class: 'sal-header' }, this._sessionNode, this._agentBadge, this._kernelBadge, this._sharingBadge),
       this._statusNode,
       this._backendNode,
       this._nav,
@@ -356,6 +358,7 @@ export class SidePanel extends Widget implements TabHost {
     }, this);
     this._setSession(hello.session.title, hello.session.private);
     this._setAgentState(hello.state);
+    this.showDataSharing(hello.data_sharing);
     this._setState('ready', '');
     await this._refreshAll();
   }
@@ -418,6 +421,11 @@ export class SidePanel extends Widget implements TabHost {
     } else if (ev.event === 'session_changed') {
       const d = payload(ev, 'session_changed');
       this._setSession(d.title, d.private);
+    } else if (ev.event === 'data_sharing') {
+      // said once per session, before the first request leaves the machine
+      const d = payload(ev, 'data_sharing');
+      this._setDataSharing(d.level, d.text, true);
+      this.notify(d.text);
     } else if (ev.event === 'session_renamed') {
       const d = payload(ev, 'session_renamed');
       if (d.session_id === ev.session_id) {
@@ -467,6 +475,23 @@ export class SidePanel extends Widget implements TabHost {
     const shown = title === DEFAULT_SESSION_TITLE && name ? name : title;
     this._sessionNode.textContent = `${isPrivate ? '🔒 ' : ''}${shown}`;
     this.node.dataset.private = String(isPrivate);
+  }
+
+  /** The status line's data-sharing badge: the level, where requests go in its tooltip. */
+  showDataSharing(status: DataSharing | undefined): void {
+    if (!status) {
+      this._sharingBadge.hidden = true;
+      return;
+    }
+    this._setDataSharing(status.level, status.text, status.remote);
+  }
+
+  private _setDataSharing(level: string, text: string, remote: boolean): void {
+    this._sharingBadge.hidden = false;
+    this._sharingBadge.textContent = remote ? `${level} → remote` : `${level} · local`;
+    this._sharingBadge.title = text;
+    this._sharingBadge.dataset.level = level;
+    this._sharingBadge.dataset.remote = String(remote);
   }
 
   private _setAgentState(state: AgentState): void {
@@ -520,6 +545,7 @@ export class SidePanel extends Widget implements TabHost {
   private _sessionNode: HTMLElement;
   private _agentBadge: HTMLElement;
   private _kernelBadge: HTMLElement;
+  private _sharingBadge: HTMLElement;
   private _notice: HTMLElement;
   private _backendNode: HTMLElement;
   private _nav: HTMLElement;

@@ -130,6 +130,7 @@ export type Settings = {
   profiles: Array<Profile>;
   tools: Array<ToolSetting>;
   auto_extraction: boolean;
+  data_sharing?: DataSharing;
 };
 
 export type Deleted = {
@@ -140,6 +141,14 @@ export type CommandMessage = {
   v: 1;
   command: string;
   args: { [key: string]: unknown };
+};
+
+export type DataSharing = {
+  level: "rows" | "aggregates" | "schema";
+  explicit: boolean;
+  remote: boolean;
+  destination: string;
+  text: string;
 };
 
 /** Handshake: checks the protocol version and binds the panel to the notebook's session. */
@@ -156,6 +165,7 @@ export type HelloResult = {
   state: AgentState;
   ops: Array<string>;
   events: Array<string>;
+  data_sharing?: DataSharing;
 };
 
 /** Send one chat message (or a slash command) to the notebook's agent; the reply streams as events. */
@@ -352,12 +362,13 @@ export type ObjectsAttachResult = {
 export type SettingsGetArgs = { [key: string]: never };
 export type SettingsGetResult = Settings;
 
-/** Change the session's profile or model, approval overrides or auto-extraction. */
+/** Change the session's profile or model, approval overrides, auto-extraction or data sharing (null: the default). */
 export type SettingsSetArgs = {
   profile?: string;
   model?: string;
   approvals?: { [key: string]: "ask" | "allow" | "deny" | null };
   auto_extraction?: boolean;
+  data_sharing?: "rows" | "aggregates" | "schema" | null;
 };
 export type SettingsSetResult = Settings;
 
@@ -527,9 +538,17 @@ export interface Events {
     model: string | null;
     [key: string]: unknown;
   };
+  data_sharing: {
+    level: "rows" | "aggregates" | "schema";
+    destination: string;
+    backend?: string;
+    model?: string;
+    text: string;
+    [key: string]: unknown;
+  };
 }
 export type EventName = keyof Events;
-export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "command_result", "tool_start", "tool_progress", "tool_end", "retry_backoff", "model_wait", "question_budget_spent", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed"];
+export const EVENT_NAMES: ReadonlyArray<EventName> = ["state_changed", "turn_started", "stream_token", "assistant_text", "turn_finished", "command_result", "tool_start", "tool_progress", "tool_end", "retry_backoff", "model_wait", "question_budget_spent", "approval_request", "approval_resolved", "queued", "queue_cleared", "queue_dispatched", "extraction_started", "extraction_done", "records_updated", "global_memory_updated", "session_memory_updated", "findings_updated", "data_updated", "session_changed", "session_renamed", "profile_changed", "data_sharing"];
 
 /** Arguments of every command the kernel may ask the panel to run. */
 export interface Commands {

@@ -19,6 +19,7 @@ from ..context.builder import earlier_turns, refers_back
 from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
+from ..sharing import model_view, record_meta
 from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolEngine, ToolError, ToolRegistry, ToolResult, ToolSettings
 from . import _context
@@ -117,6 +118,8 @@ class TurnEnv:
     program_timeout: float = 30.0
     #: seconds the whole question may take (``ShellAgent.question_budget``); 0: no limit
     question_budget: float = 0.0
+    #: what the model may read of the data: "rows", "aggregates" or "schema" (see ``sharing``)
+    data_sharing: str = "rows"
     #: set by the loop: whether a model answer was recorded (drives extraction and titles)
     answered: bool = field(default=False, init=False)
 
@@ -232,7 +235,8 @@ class _Turn:
                           publish=publish, cancel=env.cancel, tool_call_id=call_id, turn_id=env.turn_id,
                           private=bool(env.session.private), auto_extract=env.auto_extract, work_dir=work_dir,
                           namespace=env.namespace, settings=env.settings, clock=env.clock,
-                          wrap=_context.wrap_untrusted, ask=tool_ask(env.backend, env.cancel))
+                          wrap=_context.wrap_untrusted,
+                          ask=tool_ask(env.backend, env.cancel, sharing=env.data_sharing))
         return ctx
 
     def _store_fingerprint(self) -> dict[str, tuple]:
@@ -279,12 +283,13 @@ class _Turn:
             if self._schema is None:
                 from ..analysis.prompt_schema import schema_text   # analysis is optional: lazily
 
-                self._schema = schema_text(env.engine, tables=_tables(env.engine))
+                self._schema = schema_text(env.engine, tables=_tables(env.engine), sharing=env.data_sharing)
             schema = self._schema
         built = env.builder.build(self.sid, budget=env.budget, summarizer=env.backend, notes=list(notes),
                                   data_schema=schema,
                                   base_prompt=COMPACT_BASE_PROMPT if env.tool_set == "compact" else None,
-                                  history="turn" if env.tool_set == "compact" else "full")
+                                  history="turn" if env.tool_set == "compact" else "full",
+                                  sharing=env.data_sharing)
         self.reply.prompt_tokens.append(built.stats.get("total_tokens", 0))
         ctx = self._tool_context()
         tools = env.registry.specs(ctx, env.disabled)
@@ -359,17 +364,19 @@ class _Turn:
         elif activity.status == "running":
             activity.status = "success"
         activity.summary = _summary(result.content)
+        meta = record_meta(result.data)
+        seen = model_view(call.name, result.content or "", meta, env.data_sharing, status=result.status)
         if result.status != "error" and result.content:
             self._results.append((call.name, result.content))
-        if not _LISTING.search(result.content or ""):
+        if not _LISTING.search(seen):
             # a number read off a long listing of rows is not an answer to a question about them
-            self._evidence.append(result.content or "")
+            self._evidence.append(seen)
         try:
             self._evidence.append(json.dumps(call.arguments, ensure_ascii=False, default=str))
         except (TypeError, ValueError):
             pass
         env.store.append_record(self.sid, "tool", result.content, tool_name=call.name, tool_call_id=call.id,
-                                status=result.status)
+                                status=result.status, meta=meta)
         self._collect(result)
         activity.ran = {k: list(v) for k, v in (result.data or {}).items() if k in ("sql", "code", "charts") and v}
         env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call.id, "name": call.name,

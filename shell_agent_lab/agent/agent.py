@@ -42,6 +42,7 @@ from ._backends import (BackendSlot, answer_strategy_for, auto_extract_on, auto_
                         tool_set_for)
 from ._destination import rows_go_to
 from ._no_data import no_data_answer
+from ._sharing import SharingNotices, compose_from_results, sharing_level, sharing_status
 from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
 from ._loop import TurnEnv, run_turn
@@ -115,6 +116,7 @@ class Agent:
         self._clock = clock
         self._builder = builder if builder is not None else _context.make_builder(store)
         self._extractor = extractor or self._extract
+        self._sharing_notices = SharingNotices()
         self.gate = ApprovalGate(settings.approval_overrides, settings.approval_policy, approver=approver,
                                  publish=self._publish)
         # -- guarded by _cond ------------------------------------------------------------------
@@ -159,6 +161,12 @@ class Agent:
     def backend(self) -> Backend:
         """The backend for the current session's profile (built on first use)."""
         return self._backends.get(self._profile_of(self.session))
+
+    def data_sharing_status(self) -> dict[str, Any]:
+        """Where the current session's requests go and at which data-sharing level:
+        {level, remote, destination, explicit, text} (see :mod:`shell_agent_lab.sharing`)."""
+        session = self.session
+        return sharing_status(self.settings, self._profile_dict(session), self.backend)
 
     @property
     def approver(self) -> Approver | None:
@@ -592,11 +600,17 @@ class Agent:
                 reply = Reply(error=str(exc).strip("'\""))
             else:
                 env = self._turn_env(turn, session, backend)
+                notice = self._sharing_notices.first_request(session.id, self.settings,
+                                                             self._profile_dict(session), backend)
+                if notice is not None:      # said before the first request leaves the machine
+                    self._publish("data_sharing", notice)
                 blocked = no_data_answer(turn.message, self._engines.error, env.engine, env.namespace)
                 if blocked is not None:     # the data cannot be read here: the model could only guess
                     reply = self._answer_without_model(session, turn, blocked)
                 else:
                     reply = run_turn(env, turn.message)
+                    if env.data_sharing == "schema" and reply.error is None and reply.text:
+                        reply.text = compose_from_results(reply.text, reply.tables)
                     answered = env.answered and reply.error is None and not turn.cancel.is_set()
         except BaseException as exc:  # recovered: the state machine must never stay BUSY
             log.exception("turn crashed")
@@ -718,7 +732,8 @@ class Agent:
                        tool_set=tool_set, require_tool_first=tool_set == "compact",
                        answer_strategy=answer_strategy_for(settings, tool_set),
                        program_timeout=float(getattr(settings, "program_timeout", 30.0) or 30.0),
-                       question_budget=settings.question_budget)
+                       question_budget=settings.question_budget,
+                       data_sharing=sharing_level(settings, profile, backend))
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:

@@ -120,6 +120,16 @@ def _model(agent: Any, args: list[str]) -> CommandResult:
                          data={"backend": backend.name, "model": backend.model, "profile": profile}, kind="model")
 
 
+def _status(agent: Any, args: list[str]) -> CommandResult:
+    backend = agent.backend
+    sharing = agent.data_sharing_status()
+    lines = [f"Model: `{backend.identity}`" + (f" (profile `{agent.profile}`)" if agent.profile else ""),
+             f"State: {agent.state}", f"Data sharing: **{sharing['level']}** — {sharing['text']}"]
+    return CommandResult("status", "\n\n".join(lines),
+                         data={"backend": backend.name, "model": backend.model, "profile": agent.profile,
+                               "state": str(agent.state), "data_sharing": sharing}, kind="status")
+
+
 def _profile(agent: Any, args: list[str]) -> CommandResult:
     settings = agent.settings
     if args:
@@ -258,6 +268,7 @@ def _mcp(agent: Any, words: list[str]) -> CommandResult:
 
 register_command("help", _help, "List the commands.")
 register_command("model", _model, "Show the model, or switch it within the current profile.", "/model [name]")
+register_command("status", _status, "The model, the state, and where data goes (data sharing).")
 register_command("profile", _profile, "List profiles, or bind this session to one.", "/profile [name]")
 register_command("findings", _findings, "List this session's Findings.")
 register_command("memory", _memory, "Show Global Memory and this session's memory.")

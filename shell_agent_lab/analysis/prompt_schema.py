@@ -67,24 +67,33 @@ def _clip(text: str, limit: int = 28) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def schema_block(tables: Sequence[Any], engine: Any = None, *, max_chars: int = 8000) -> str:
+def schema_block(tables: Sequence[Any], engine: Any = None, *, max_chars: int = 8000,
+                 sharing: str = "rows") -> str:
     """The schema section of the prompt for ``tables`` (``TableInfo``s); ``engine`` (optional)
-    adds per-column hints through its ``column_profile``."""
+    adds per-column hints through its ``column_profile``. ``sharing`` (see
+    :mod:`shell_agent_lab.sharing`): below "rows" no sample value is shown, at "schema" no row
+    count either."""
     lines: list[str] = []
     for info in tables:
-        lines.append(f"{info.name} ({_kind(info)}, {info.rows_text}); columns:")
+        size = "" if sharing == "schema" else f", {info.rows_text}"
+        lines.append(f"{info.name} ({_kind(info)}{size}); columns:")
         hints = _profile(engine, info.name) if engine is not None else {}
         for column, type_ in info.columns[:_MAX_COLUMNS]:
-            lines.append(_column_line(column, type_, (info.samples or {}).get(column, []), hints.get(column, {})))
+            samples = (info.samples or {}).get(column, []) if sharing == "rows" else []
+            hint = hints.get(column, {})
+            if sharing != "rows":
+                hint = {k: v for k, v in hint.items() if k != "examples"}
+            lines.append(_column_line(column, type_, samples, hint))
         if len(info.columns) > _MAX_COLUMNS:
             lines.append(f"- … {len(info.columns) - _MAX_COLUMNS} more columns (describe_data lists them)")
     text = "\n".join(lines)
     return text if len(text) <= max_chars else text[:max_chars] + "\n…"
 
 
-def schema_text(engine: Any, *, tables: Sequence[Any] | None = None, max_chars: int = 8000) -> str:
+def schema_text(engine: Any, *, tables: Sequence[Any] | None = None, max_chars: int = 8000,
+                sharing: str = "rows") -> str:
     """The schema section for the engine's tables and DataFrames, "" when there are none: the
     one schema text every prompt uses (the agent's system prompt, the tools that ask the model).
     ``tables``: the engine's ``tables()`` when already listed."""
     listed = list(engine.tables()) if tables is None else list(tables)
-    return schema_block(listed, engine, max_chars=max_chars) if listed else ""
+    return schema_block(listed, engine, max_chars=max_chars, sharing=sharing) if listed else ""

@@ -5,7 +5,9 @@ import json
 from typing import Any
 
 from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
+from ..sharing import AGGREGATE_MAX_ROWS, label
 from . import charts
+from .aggregation import sharing_label
 from ._tooling import (MAX_MODEL_INPUT_CHARS, ask_model, engine_of, extract_sql, guarded, has_engine,
                        text_arg, wrap)
 from .errors import AnalysisError
@@ -20,7 +22,8 @@ MAX_RESULT_ROWS = 50
 
 
 def _result_payload(result: QueryResult) -> dict[str, Any]:
-    return {"sql": [result.sql], "tables": [result.to_pandas()]}
+    return {"sql": [result.sql], "tables": [result.to_pandas()],
+            "sharing": sharing_label(result.sql, result.row_count, list(result.columns), AGGREGATE_MAX_ROWS)}
 
 
 def _result_text(ctx: ToolContext, result: QueryResult) -> str:
@@ -47,17 +50,20 @@ def _list_tables(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     if not infos:
         return ToolResult("No tables or DataFrames yet. Load a file with load_data, or create a "
                           "pandas/polars/pyarrow DataFrame in the notebook.")
-    lines = []
+    lines, aggregates, names = [], [], []
     for info in infos:
         kind = "table" if info.kind == "table" else getattr(info, "label", f"DataFrame ({info.library})")
         cols = ", ".join(f"{c} {t}" for c, t in info.columns[:60])
         more = f", … {len(info.columns) - 60} more" if len(info.columns) > 60 else ""
         desc = f" — {info.description}" if info.description else ""
         lines.append(f"- {info.name}: {kind}, {info.rows_text}{desc}\n  columns: {cols}{more}")
+        aggregates.append(lines[-1])
+        names.append(f"- {info.name}: {kind}{desc}\n  columns: {cols}{more}")
         if info.samples:
             sample = "; ".join(f"{c}: {', '.join(v)}" for c, v in list(info.samples.items())[:12])
             lines.append(f"  sample: {sample}")
-    return ToolResult("\n".join(lines), data={"tables_info": [i.name for i in infos]})
+    sharing = label("records", views={"aggregates": "\n".join(aggregates), "schema": "\n".join(names)})
+    return ToolResult("\n".join(lines), data={"tables_info": [i.name for i in infos], "sharing": sharing})
 
 
 @guarded
@@ -79,8 +85,11 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     kind = getattr(info, "label", "table" if info.kind == "table" else info.library + " DataFrame")
     lines = [f"{info.name}: {kind}, "
              f"{info.rows_text}, {len(info.columns)} columns"]
+    names = [f"{info.name}: {kind}, {len(info.columns)} columns"]
     if info.description:
         lines.append(f"description: {info.description}")
+        names.append(lines[-1])
+    aggregates = list(lines)
     try:
         stats = engine.column_stats(info.name, timeout=15)
     except AnalysisError:  # counting is a bonus; a slow or odd table still gets its schema
@@ -92,9 +101,12 @@ def _describe_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
             non_null, distinct = stats[column]
             counts = f"; {info.rows - non_null:,} null, ~{distinct:,} distinct"
         lines.append(f"- {column} {type_}" + (f" (e.g. {sample}{counts})" if sample or counts else ""))
+        aggregates.append(f"- {column} {type_}" + (f" ({counts.lstrip('; ')})" if counts else ""))
+        names.append(f"- {column} {type_}")
     if note:
         lines.append(note)
-    return ToolResult("\n".join(lines))
+    sharing = label("records", views={"aggregates": "\n".join(aggregates), "schema": "\n".join(names)})
+    return ToolResult("\n".join(lines), data={"sharing": sharing})
 
 
 def _why_not_stored(message: str) -> str:
@@ -166,7 +178,9 @@ def _save_query(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     info = engine_of(ctx).create_table_from_query(name, sql, description=description or None)
     _changed(ctx)
     return ToolResult(f"Saved table {info.name} ({info.rows:,} rows, {len(info.columns)} columns).",
-                      data={"sql": [f"CREATE TABLE {info.name} AS\n{sql.strip().rstrip(';')}"]})
+                      data={"sql": [f"CREATE TABLE {info.name} AS\n{sql.strip().rstrip(';')}"],
+                            "sharing": label("aggregate", views={
+                                "schema": f"Saved table {info.name} ({len(info.columns)} columns)."})})
 
 
 @guarded
@@ -174,8 +188,10 @@ def _reset_analysis(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     dropped = engine_of(ctx).drop_all()
     _changed(ctx)
     if not dropped:
-        return ToolResult("There were no loaded tables to drop. Live DataFrames are untouched.")
-    return ToolResult(f"Dropped {len(dropped)} table(s): {', '.join(dropped)}. Live DataFrames are untouched.")
+        return ToolResult("There were no loaded tables to drop. Live DataFrames are untouched.",
+                          data={"sharing": label("schema")})
+    return ToolResult(f"Dropped {len(dropped)} table(s): {', '.join(dropped)}. Live DataFrames are untouched.",
+                      data={"sharing": label("schema")})
 
 
 @guarded
@@ -188,8 +204,12 @@ def _load_data(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     _changed(ctx)
     cols = ", ".join(f"{c} {t}" for c, t in info.columns)
     if info.loading:
-        return ToolResult(f"Table {info.name} is ready to query: {info.rows_text}.\ncolumns: {cols}")
-    return ToolResult(f"Loaded {info.rows:,} rows into table {info.name}.\ncolumns: {cols}")
+        return ToolResult(f"Table {info.name} is ready to query: {info.rows_text}.\ncolumns: {cols}",
+                          data={"sharing": label("aggregate", views={
+                              "schema": f"Table {info.name} is ready to query.\ncolumns: {cols}"})})
+    return ToolResult(f"Loaded {info.rows:,} rows into table {info.name}.\ncolumns: {cols}",
+                      data={"sharing": label("aggregate", views={
+                          "schema": f"Loaded table {info.name}.\ncolumns: {cols}"})})
 
 
 def _maybe_json(value: Any) -> Any:
@@ -217,7 +237,8 @@ def _create_chart(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         f"Chart created ({spec['mark']['type'] if isinstance(spec['mark'], dict) else spec['mark']}; "
         f"{channels}; {result.row_count:,} points). It is shown to the user; do not describe it "
         "point by point.",
-        data={"charts": [spec], "sql": [result.sql], "tables": [result.to_pandas()]})
+        data={"charts": [spec], "sql": [result.sql], "tables": [result.to_pandas()],
+              "sharing": label("aggregate", views={"schema": f"Chart created ({channels}). It is shown to the user."})})
 
 
 def _obj(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:

@@ -10,8 +10,10 @@ copies the right number instead of guessing which one it got.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
+from ..sharing import label
 from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 from ._tooling import engine_of, guarded, has_engine, text_arg
 from .sql_repair import Column, sql_name
@@ -349,7 +351,31 @@ def _statistics(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         pairs = _run_test(test, data, args)
-    return ToolResult(f"{test} on {data.table}" + (f" where {where}" if where else "") + ":\n" + _lines(pairs))
+    head = f"{test} on {data.table}" + (f" where {where}" if where else "") + ":\n"
+    # outliers are individual rows; every other test is a statistic over the rows, less the
+    # extremes (min and max are one row's value each)
+    kind = "records" if test.endswith("_outliers") else "aggregate"
+    views = {}
+    without = _without_extremes(pairs)
+    if kind == "aggregate" and without != pairs:
+        views["aggregates"] = head + _lines(without)
+    return ToolResult(head + _lines(pairs),
+                      data={"sharing": label(kind, columns=["statistic", "value"], views=views)})
+
+
+_EXTREME = re.compile(r"(?:^|,\s*)(?:min|max) = [^,]*")
+
+
+def _without_extremes(pairs: list[tuple[str, Any, str]]) -> list[tuple[str, Any, str]]:
+    """The statistics without min and max (alone, or inside a per-group line)."""
+    out = []
+    for name, value, note in pairs:
+        if name in ("min", "max"):
+            continue
+        if isinstance(value, str) and _EXTREME.search(value):
+            value = _EXTREME.sub("", value).lstrip(", ")
+        out.append((name, value, note))
+    return out
 
 
 def stats_tools() -> list[ToolDescriptor]:

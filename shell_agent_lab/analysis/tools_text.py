@@ -7,6 +7,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from ..sharing import label
 from ..tools.registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 from . import summarizer
 from ._tooling import ask_model, guarded, has_store, int_arg, store_of, text_arg, wrap
@@ -102,7 +103,7 @@ def _list_objects(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
     for meta in metas:
         extra = f", {meta.lines:,} lines, ~{meta.tokens:,} tokens" if meta.type in _TEXT_TYPES else ""
         lines.append(f"- {meta.id} {meta.type} {meta.name or '(unnamed)'} ({meta.size:,} bytes{extra})")
-    return ToolResult("\n".join(lines))
+    return ToolResult("\n".join(lines), data={"sharing": label("schema")})   # names and sizes
 
 
 @guarded

@@ -16,7 +16,7 @@ from typing import Any, Iterable, Mapping
 from . import _backend_plan
 
 __all__ = ["Check", "check_data_dir", "check_database", "check_session_dirs", "check_backend",
-           "check_labextension", "LABEXTENSION_NAME", "DB_NAME"]
+           "check_data_sharing", "check_labextension", "LABEXTENSION_NAME", "DB_NAME"]
 
 LABEXTENSION_NAME = "shell-agent-lab"
 DB_NAME = "shell_agent_lab.sqlite3"
@@ -133,6 +133,26 @@ def check_backend(settings: Any, env: Mapping[str, str], *, timeout: float = 3.0
         what += f" ({plan.model})"
     return Check("model backend", result.status, f"{what} — {plan.reason}; {result.detail}",
                  {"plan": plan.as_dict(), "probe": result.detail})
+
+
+def check_data_sharing(settings: Any, env: Mapping[str, str], **plan_options: Any) -> Check:
+    """Where requests would go and what of the data the model may read (nothing is contacted)."""
+    from ..sharing import effective_sharing, leaves_machine
+
+    plan = _backend_plan.plan_backend(settings, env, **plan_options)
+    profile: dict[str, Any] = {"backend": plan.backend, "endpoint": plan.endpoint or ""}
+    if plan.profile:
+        try:
+            profile = {**settings.profile_settings(plan.profile), **profile}
+        except KeyError:
+            pass
+    remote = plan.backend != "none" and leaves_machine(profile, env)
+    level = effective_sharing(settings, profile, env=env) if plan.backend != "none" else \
+        (getattr(settings, "data_sharing", None) or "rows")
+    where = (plan.endpoint or plan.backend) if remote else "this machine"
+    how = "set" if getattr(settings, "data_sharing", None) or profile.get("data_sharing") else "default"
+    return Check("data sharing", "ok", f"{level} ({how}); requests go to {where}",
+                 {"level": level, "remote": remote, "destination": where})
 
 
 def _labextension_dirs() -> list[Path]:

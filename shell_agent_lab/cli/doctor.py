@@ -48,6 +48,7 @@ def run_checks(*, settings: Any = None, env: dict[str, str] | None = None, timeo
                 checks.check_session_dirs(root)]
     if not skip_backend:
         results.append(checks.check_backend(settings, env, timeout=timeout))
+        results.append(checks.check_data_sharing(settings, env))
     results.append(checks.check_labextension())
     return results
 

@@ -52,7 +52,7 @@ class SessionState:
         self.last_seq = 0
         self.raw: list[Any] = []         # records that may be sent (oldest first)
         self.legacy: list[Any] = []      # legacy "summary" records
-        self.render_key: tuple[str, int] | None = None   # (tag, tool cap) the renders were made with
+        self.render_key: tuple[Any, ...] | None = None   # (tag, tool cap[, sharing]) the renders were made with
         self.tokens: list[int] = []      # tokens of raw[i] as rendered in sequence
         self.cum: list[int] = [0]        # prefix sums of tokens
         self.messages: dict[tuple[Any, bool], Message] = {}
@@ -69,7 +69,7 @@ class SessionState:
     def clear(self) -> None:
         self.__init__()  # type: ignore[misc]
 
-    def reset_renders(self, key: tuple[str, int]) -> None:
+    def reset_renders(self, key: tuple[Any, ...]) -> None:
         self.render_key = key
         self.tokens = []
         self.cum = [0]

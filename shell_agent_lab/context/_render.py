@@ -6,12 +6,13 @@ from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from ..llm.types import Message, ToolCall
+from ..sharing import model_view
 from ._text import time_marker, time_prefix
 from .anchors import split_anchors
 from .guard import wrap
 from .tokens import estimate_tokens
 
-__all__ = ["truncate_to_tokens", "render_record", "needs_marker", "tool_calls_of", "images_of", "GAP"]
+__all__ = ["truncate_to_tokens", "render_record", "tool_text", "needs_marker", "tool_calls_of", "images_of", "GAP"]
 
 #: a pause longer than this between two records is marked with the time
 GAP = timedelta(minutes=30)
@@ -77,9 +78,18 @@ def images_of(content: str, load: ImageLoader) -> list[tuple[str, bytes]]:
     return [p for p in map(load, split_anchors(content)[1]) if p is not None]
 
 
+def tool_text(record: Any, sharing: str) -> str:
+    """What the model may read of a tool record at data-sharing level ``sharing`` (the boundary:
+    every tool result reaches a request through here; see :mod:`shell_agent_lab.sharing`)."""
+    meta = getattr(record, "meta", None)
+    return model_view(getattr(record, "tool_name", None), record.content or "",
+                      meta if isinstance(meta, dict) else None, sharing, status=getattr(record, "status", None))
+
+
 def render_record(record: Any, *, tag: str, tool_cap: int, marker: bool,
-                  images: ImageLoader | None = None) -> Message:
-    """One record as a message: truncate tool output → wrap user/tool → time prefix → marker.
+                  images: ImageLoader | None = None, sharing: str = "rows") -> Message:
+    """One record as a message: the model's view of tool output (``sharing``) → truncate it →
+    wrap user/tool → time prefix → marker.
 
     A user message's leading object anchors (see :mod:`.anchors`) stay outside the envelope;
     with ``images``, each image anchor's picture rides along in ``Message.images``.
@@ -88,7 +98,7 @@ def render_record(record: Any, *, tag: str, tool_cap: int, marker: bool,
     content = record.content or ""
     pictures: list[tuple[str, bytes]] = []
     if role == "tool":
-        content = truncate_to_tokens(content, tool_cap)
+        content = truncate_to_tokens(tool_text(record, sharing), tool_cap)
     if role == "user":
         anchors, _, rest = split_anchors(content)
         if images is not None:

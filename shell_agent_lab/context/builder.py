@@ -111,7 +111,7 @@ class ContextBuilder:
 
     def build(self, session_id: str, *, budget: Budget, summarizer: Backend | None,
               notes: Sequence[str] = (), data_schema: str | None = None,
-              base_prompt: str | None = None, history: str = "full") -> Built:
+              base_prompt: str | None = None, history: str = "full", sharing: str = "rows") -> Built:
         """System prompt and history within ``budget``.
 
         ``summarizer`` folds older records into cached summaries (``None``: they are elided);
@@ -126,6 +126,8 @@ class ContextBuilder:
         back to earlier ones, the last questions and their answers go as a short block of text in
         the second system message (a small model copies earlier answers, filters and tool
         results when it sees them as conversation).
+        ``sharing``: the data-sharing level (see :mod:`shell_agent_lab.sharing`); every tool
+        record, raw, anchored or summarised, goes out as its view at that level.
         """
         with self._lock:
             state = self._state(session_id)
@@ -147,7 +149,7 @@ class ContextBuilder:
                 "summary_errors": [], "used_cache": False, "guard_rotations":
                 self._guards.rotations(session_id),
             }
-            self._sync_renders(state, tag, budget.max_tool_result_tokens)
+            self._sync_renders(state, tag, budget.max_tool_result_tokens, sharing)
             if current is not None:
                 start, blocks, cands = current, [], classify_older(state, 0, ())
             else:
@@ -157,10 +159,11 @@ class ContextBuilder:
                 cands = classify_older(state, start, memory_signature(
                     self._store, session_id, budget.anchor_threshold, budget.dead_topic_threshold)
                     if start else ())
-                blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats, budget)
+                blocks += self._summary_blocks(session_id, state, cands, summarizer, tag, stats, budget,
+                                               sharing)
             summary = [Message(role="system", content="\n\n".join(blocks))] if blocks else []
             anchored = self._render_slice(cands.anchors, tag, budget.max_tool_result_tokens,
-                                          anchors=True)
+                                          anchors=True, sharing=sharing)
             window = self._window_messages(state, start, self._image_loader(session_id, summarizer))
             extra = [Message(role="system", content=n) for n in notes if n]
             head = [Message(role="system", content=fixed)]
@@ -251,8 +254,8 @@ class ContextBuilder:
             state.last_seq = fresh[-1].seq
         return fresh
 
-    def _sync_renders(self, state: SessionState, tag: str, tool_cap: int) -> None:
-        key = (tag, tool_cap)
+    def _sync_renders(self, state: SessionState, tag: str, tool_cap: int, sharing: str = "rows") -> None:
+        key: tuple[Any, ...] = (tag, tool_cap) if sharing == "rows" else (tag, tool_cap, sharing)
         if state.render_key != key:
             state.reset_renders(key)
         for i in range(len(state.tokens), len(state.raw)):
@@ -267,8 +270,9 @@ class ContextBuilder:
         key = (record.id, marker)
         message = state.messages.get(key)
         if message is None:
-            tag, cap = state.render_key  # type: ignore[misc]
-            message = render_record(record, tag=tag, tool_cap=cap, marker=marker)
+            tag, cap, *level = state.render_key  # type: ignore[misc]
+            message = render_record(record, tag=tag, tool_cap=cap, marker=marker,
+                                    sharing=level[0] if level else "rows")
             state.messages[key] = message
         return message
 
@@ -304,13 +308,14 @@ class ContextBuilder:
             state.messages = {k: v for k, v in state.messages.items() if k in keep}
         return pair_tool_calls(out)
 
-    def _render_slice(self, records: list[Any], tag: str, cap: int, *, anchors: bool) -> list[Message]:
+    def _render_slice(self, records: list[Any], tag: str, cap: int, *, anchors: bool,
+                      sharing: str = "rows") -> list[Message]:
         out: list[Message] = []
         previous = None
         for i, record in enumerate(records):
             marker = needs_marker(record.role, record.created_at, previous, i == 0)
             previous = record.created_at
-            message = render_record(record, tag=tag, tool_cap=cap, marker=marker)
+            message = render_record(record, tag=tag, tool_cap=cap, marker=marker, sharing=sharing)
             if anchors and message.role == "tool":
                 label = f"[Earlier result of tool {record.tool_name or 'unknown'}]"
                 message = Message(role="user", content=f"{label}\n{message.content}")
@@ -323,8 +328,10 @@ class ContextBuilder:
 
     def _summary_blocks(self, session_id: str, state: SessionState, cands: Older,
                         summarizer: Backend | None, tag: str, stats: dict[str, Any],
-                        budget: Budget) -> list[str]:
+                        budget: Budget, sharing: str = "rows") -> list[str]:
         summarizer_id = summarizer.identity if summarizer is not None else "none"
+        if sharing != "rows":       # a summary made at one level is never reused at a lower one
+            summarizer_id += f"@{sharing}"
         blocks: list[str] = []
         for tier, records, dropped, key in self._tiers(state, cands, summarizer_id):
             text = ""
@@ -338,7 +345,7 @@ class ContextBuilder:
                     limit = budget.summarizer_input()
                     caps = [c for c in (budget.max_tool_result_tokens, limit // 4) if c > 0]
                     outcome = summarize(summarizer, records, max_tokens=limit,
-                                        record_tokens=min(caps) if caps else 0)
+                                        record_tokens=min(caps) if caps else 0, sharing=sharing)
                     if outcome.error:
                         stats["summary_errors"].append(outcome.error)
                     text = outcome.text

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Sequence
 
 from ..llm.errors import LLMError
 from ..llm.types import Backend, ChatOptions, Message
-from ._render import truncate_to_tokens
+from ._render import tool_text, truncate_to_tokens
 from ._text import clock_hhmm, utc_stamp
 from .guard import TagCollision, clean_reply, new_tag, wrap
 from .tokens import estimate_tokens
@@ -81,7 +81,8 @@ class SummaryOutcome:
     request: list[Message] = field(default_factory=list)
 
 
-def transcript(records: Sequence[Any], *, max_tokens: int = 0, record_tokens: int = 0) -> str:
+def transcript(records: Sequence[Any], *, max_tokens: int = 0, record_tokens: int = 0,
+               sharing: str = "rows") -> str:
     """``[HH:MM] role: content`` lines for the summarizer, within ``max_tokens`` (0 = no limit).
 
     Each record is cut to ``record_tokens`` first (long tool output says little per token);
@@ -90,7 +91,7 @@ def transcript(records: Sequence[Any], *, max_tokens: int = 0, record_tokens: in
     lines = []
     for record in records:
         stamp = clock_hhmm(record.created_at) if getattr(record, "created_at", None) else "--:--"
-        content = record.content or ""
+        content = tool_text(record, sharing) if record.role == "tool" else record.content or ""
         if record_tokens > 0:
             content = truncate_to_tokens(content, record_tokens)
         lines.append(f"[{stamp}] {record.role}: {content}")
@@ -112,14 +113,16 @@ def transcript(records: Sequence[Any], *, max_tokens: int = 0, record_tokens: in
 
 
 def summarize(summarizer: Backend, records: Sequence[Any], *, max_tokens: int = 0,
-              record_tokens: int = 0, options: ChatOptions | None = None) -> SummaryOutcome:
+              record_tokens: int = 0, options: ChatOptions | None = None,
+              sharing: str = "rows") -> SummaryOutcome:
     """Ask ``summarizer`` for topic bullets over ``records`` (see :func:`transcript` for limits).
 
     The transcript is guard-wrapped with a fresh tag even though summaries are our own text:
     the records hold tool output and data, and a summary is replayed in every later request,
     so an instruction hidden in data must not be laundered into it.
     """
-    transcript_text = transcript(records, max_tokens=max_tokens, record_tokens=record_tokens)
+    transcript_text = transcript(records, max_tokens=max_tokens, record_tokens=record_tokens,
+                                 sharing=sharing)
     tag = new_tag()
     while tag in transcript_text:  # pragma: no cover - a fresh 128-bit tag cannot realistically collide
         tag = new_tag()

@@ -9,7 +9,8 @@ Backends: ``openai`` (any OpenAI-compatible server; ``lmstudio`` / ``ollama`` / 
 ``llamacpp`` are accepted as aliases, with the usual local endpoints), ``gemini``, ``vertex``,
 ``local`` (the embedded model), ``scripted`` and ``replay``. Keys a profile may carry at the top
 level besides those (``project``, ``location``, ``auto_extract``, ``auto_title``,
-``max_context_tokens``, ``output_reserve``, ``timeout``, ``base_url``) are folded into
+``max_context_tokens``, ``output_reserve``, ``timeout``, ``base_url``, ``data_sharing``,
+``treat_as_remote``) are folded into
 ``options``.
 
 Defaults follow the reference app: the embedded model and local servers keep background work
@@ -35,7 +36,7 @@ _ALIASES = {
     "llamacpp": ("openai", ""), "llama.cpp": ("openai", ""), "embedded": ("local", ""),
 }
 _FOLDED = ("project", "location", "auto_extract", "auto_title", "max_context_tokens", "output_reserve",
-           "timeout", "max_warm_tokens", "max_tool_result_tokens")
+           "timeout", "max_warm_tokens", "max_tool_result_tokens", "data_sharing", "treat_as_remote")
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "0.0.0.0"}
 
 

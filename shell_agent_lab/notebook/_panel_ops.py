@@ -61,7 +61,19 @@ def _hello(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
         "state": _state_name(agent),
         "ops": sorted(protocol["ops"]),
         "events": sorted(protocol["events"]),
+        **_data_sharing(agent),
     }
+
+
+def _data_sharing(agent: PanelAgent) -> dict[str, Any]:
+    """{"data_sharing": …} for the panel's status line ({} when the backend cannot be built yet)."""
+    status = getattr(agent, "data_sharing_status", None)
+    if status is None:
+        return {}
+    try:
+        return {"data_sharing": status()}
+    except Exception:       # no backend yet: the status line says it once one answers
+        return {}
 
 
 def _bind_key(runtime: PanelRuntime, key: str) -> None:
@@ -489,6 +501,7 @@ def _settings_of(agent: PanelAgent) -> dict[str, Any]:
         "profiles": profiles,
         "tools": tools,
         "auto_extraction": _auto_extraction(agent, settings, session),
+        **_data_sharing(agent),
     }
 
 
@@ -524,6 +537,8 @@ def _apply_settings(agent: PanelAgent, args: dict[str, Any]) -> None:
                 agent.gate.overrides = settings.approval_overrides
         if "auto_extraction" in args:
             settings.auto_extract = bool(args["auto_extraction"])
+        if "data_sharing" in args:
+            settings.data_sharing = args["data_sharing"] or None
         if args.get("profile") is not None or args.get("model") is not None:
             with _held(agent, "change the profile or model"):
                 if args.get("profile") is not None:

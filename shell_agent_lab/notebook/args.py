@@ -335,6 +335,8 @@ COMMANDS: dict[str, _Spec] = {
                      _no_args("private")),
     "model": _Spec("/model [NAME]", "show the model, or switch to NAME", _choice("model")),
     "profile": _Spec("/profile [NAME]", "list profiles, or bind this session to NAME", _choice("profile")),
+    "status": _Spec("/status", "show the model, the state, and where requests go at which data-sharing level",
+                    _no_args("status")),
     "pin": _Spec("/pin ID [--category preference|decision]", "pin a Finding or Session Memory entry to Global Memory",
                  _parse_pin),
     "remember": _Spec("/remember FACT [--category preference|decision]",

@@ -23,7 +23,7 @@ __all__ = ["next_cell", "TurnView", "tool_line", "wait_line", "reply_markdown", 
            "as_notebook_reply", "sql_of"]
 
 _TURN_EVENTS = ("stream_token", "assistant_text", "tool_start", "tool_progress", "tool_end", "retry_backoff",
-                "approval_resolved", "model_wait")
+                "approval_resolved", "model_wait", "data_sharing")
 _MAX_TABLES = 10
 
 
@@ -261,6 +261,11 @@ class TurnView:
                 self._wait_handle = self._out.show(bundle, handle=True)
             else:
                 self._out.update(self._wait_handle, bundle)
+        elif t == "data_sharing" and data.get("text"):
+            line = "🔒 " + str(data["text"]).strip()
+            if self.live:
+                self._out.show({"text/plain": line})
+            self._notices.append(line)
         elif t == "retry_backoff":
             line = (f"↻ model busy, retrying in {float(data.get('delay') or 0):.0f} s "
                     f"(attempt {data.get('attempt')}/{data.get('max_attempts')})")

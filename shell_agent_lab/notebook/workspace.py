@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..sharing import scrub_code, scrub_error
 from ..agent.commands import CommandResult, register_command, unregister_command
 from ..tools.read_notebook import Failure, last_failure, record_failure
 
@@ -46,11 +47,25 @@ def on_post_run_cell(result: Any) -> None:
 
 
 # -- /fix ---------------------------------------------------------------------------------------
-def fix_message(failure: Failure) -> str:
-    """What ``/fix`` asks (the cell and the error go as data, inside a fence)."""
+def fix_message(failure: Failure, sharing: str = "rows", names: frozenset[str] = frozenset()) -> str:
+    """What ``/fix`` asks (the cell and the error go as data, inside a fence). Below
+    ``sharing="rows"`` the error's quoted values (``KeyError: 'a customer'``) and the cell's
+    literal values other than the table and column ``names`` are blanked."""
+    error = failure.error.strip() if sharing == "rows" else scrub_error(failure.error.strip())
+    source = failure.source.strip() if sharing == "rows" else scrub_code(failure.source.strip(), names)
     return ("This notebook cell fails. Reply with the corrected cell as one ```python code block, then one "
             "sentence on what was wrong. Do not call tools unless you need a column name.\n\n"
-            f"Cell:\n```python\n{failure.source.strip()}\n```\n\nError:\n```\n{failure.error.strip()}\n```")
+            f"Cell:\n```python\n{source}\n```\n\nError:\n```\n{error}\n```")
+
+
+def _names(agent: Any) -> frozenset[str]:
+    """The session's table and column names (a /fix below rows keeps them in the cell)."""
+    try:
+        engine = agent.engine()
+        tables = list(engine.tables()) if engine is not None else []
+    except Exception:
+        return frozenset()
+    return frozenset([t.name for t in tables] + [c for t in tables for c, _ in t.columns])
 
 
 def fixed_code(text: str) -> str | None:
@@ -88,7 +103,9 @@ def _fix_cmd(agent: Any, argv: list[str]) -> CommandResult:
     if failure is None:
         return CommandResult("fix", "No cell has failed in this kernel yet: run the cell first, then `%agent /fix`.",
                              data=None, kind="fix")
-    reply = agent.run(fix_message(failure))
+    status = getattr(agent, "data_sharing_status", None)
+    level = status()["level"] if status is not None else "rows"
+    reply = agent.run(fix_message(failure, level, _names(agent) if level != "rows" else frozenset()))
     if reply.error:
         return CommandResult("fix", error=f"/fix: {reply.error}", kind="error")
     code = fixed_code(reply.text)

@@ -12,6 +12,7 @@ from datetime import date, datetime
 from datetime import timedelta
 from typing import Any
 
+from ..sharing import label
 from .registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 
 __all__ = ["builtin_tools", "resolve_date", "RESOLVE_DATE", "REMEMBER_FACT"]
@@ -101,7 +102,8 @@ def _resolve_date_handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         reference = _today(ctx)
     result = resolve_date(str(args.get("expression", "")), reference)
     return ToolResult(f"{result.isoformat()} ({result.strftime('%A')})",
-                      data={"date": result.isoformat(), "reference_date": reference.isoformat()})
+                      data={"date": result.isoformat(), "reference_date": reference.isoformat(),
+                            "sharing": label("schema")})
 
 
 RESOLVE_DATE = ToolDescriptor(
@@ -166,7 +168,7 @@ def _remember_fact_handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
             ctx.publish("global_memory_updated", {})
             verb = "Remembered" if result.created else "Already remembered"
             return ToolResult(f"{verb} for all sessions ({category}): {result.entry.fact}",
-                              data={"memory": [{"scope": "global", "category": category,
+                              data={"sharing": label("schema"), "memory": [{"scope": "global", "category": category,
                                                 "fact": result.entry.fact, "created": result.created}]})
         # not in the user's own words this turn: keep it for this session, pinnable by the user
         result = ctx.store.session_memory.add(ctx.session_id, fact, category, source="tool_call",
@@ -174,13 +176,13 @@ def _remember_fact_handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult
         ctx.publish("session_memory_updated", {})
         return ToolResult(f"Kept for this session as a suggestion ({category}); the user can pin it "
                           f"to remember it everywhere: {result.entry.fact}",
-                          data={"memory": [{"scope": "session", "category": category,
+                          data={"sharing": label("schema"), "memory": [{"scope": "session", "category": category,
                                             "fact": result.entry.fact, "created": result.created}]})
     result = ctx.store.session_memory.add(ctx.session_id, fact, category, source="tool_call", turn=turn)
     ctx.publish("session_memory_updated", {})
     verb = "Remembered" if result.created else "Already remembered"
     return ToolResult(f"{verb} for this session ({category}): {result.entry.fact}",
-                      data={"memory": [{"scope": "session", "category": category,
+                      data={"sharing": label("schema"), "memory": [{"scope": "session", "category": category,
                                         "fact": result.entry.fact, "created": result.created}]})
 
 

@@ -13,6 +13,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..sharing import label, scrub_code, scrub_error
 from .registry import ToolContext, ToolDescriptor, ToolError, ToolResult
 
 __all__ = ["Failure", "NotebookCell", "read_notebook_tool", "record_failure", "last_failure", "set_reader",
@@ -85,8 +86,12 @@ def history_cells(namespace: dict[str, Any] | None) -> list[NotebookCell]:
     return cells
 
 
-def notebook_text(cells: list[NotebookCell], *, last: int | None = None, cell: int | None = None) -> str:
-    """The cells as the model reads them, newest last, within a character budget (pure)."""
+def notebook_text(cells: list[NotebookCell], *, last: int | None = None, cell: int | None = None,
+                  outputs: bool = True, names: frozenset[str] = frozenset()) -> str:
+    """The cells as the model reads them, newest last, within a character budget (pure).
+    ``outputs=False``: what a data-sharing level below "rows" lets the model read — sources with
+    their literal values blanked (except the table and column ``names``), each output named but
+    not shown, errors with their quoted values blanked."""
     chosen = [c for c in cells if c.index == cell] if cell is not None else list(cells)
     if cell is not None and not chosen:
         raise ToolError(f"there is no cell {cell}; the notebook has cells {cells[0].index}–{cells[-1].index}"
@@ -96,11 +101,13 @@ def notebook_text(cells: list[NotebookCell], *, last: int | None = None, cell: i
     blocks: list[str] = []
     total = 0
     for c in reversed(chosen):
-        block = f"[cell {c.index}{' ' + c.kind if c.kind != 'code' else ''}]\n{_cut(c.source, _SOURCE_CHARS)}"
+        source = c.source if outputs else scrub_code(c.source, names)
+        block = f"[cell {c.index}{' ' + c.kind if c.kind != 'code' else ''}]\n{_cut(source, _SOURCE_CHARS)}"
         if c.output:
-            block += f"\n[output]\n{_cut(c.output, _OUTPUT_CHARS)}"
+            block += (f"\n[output]\n{_cut(c.output, _OUTPUT_CHARS)}" if outputs
+                      else "\n[output shown to the user, not sent to the model]")
         if c.error:
-            block += f"\n[error]\n{_cut(c.error, _OUTPUT_CHARS)}"
+            block += f"\n[error]\n{_cut(c.error if outputs else scrub_error(c.error), _OUTPUT_CHARS)}"
         if total + len(block) > _TOTAL_CHARS:
             blocks.append(f"(… {len(chosen) - len(blocks)} earlier cells left out)")
             break
@@ -122,9 +129,23 @@ def _handler(ctx: ToolContext, args: dict[str, Any]) -> ToolResult:
         raise ToolError("'cell' and 'last' are whole numbers") from None
     failure = last_failure()
     text = notebook_text(cells, last=last if cell is None else None, cell=cell)
+    names = _names(ctx.engine)
+    sources = notebook_text(cells, last=last if cell is None else None, cell=cell, outputs=False, names=names)
     if failure is not None and reader is not None and failure.error and failure.error not in text:
         text += f"\n\n[the last error]\n{_cut(failure.source, _SOURCE_CHARS)}\n{_cut(failure.error, _OUTPUT_CHARS)}"
-    return ToolResult(text)
+        sources += (f"\n\n[the last error]\n{_cut(scrub_code(failure.source, names), _SOURCE_CHARS)}\n"
+                    f"{_cut(scrub_error(failure.error), _OUTPUT_CHARS)}")
+    # outputs hold the data: below "rows" the model reads the sources only
+    return ToolResult(text, data={"sharing": label("records", views={"aggregates": sources, "schema": sources})})
+
+
+def _names(engine: Any) -> frozenset[str]:
+    """The session's table and column names (kept when code is scrubbed)."""
+    try:
+        tables = list(engine.tables()) if engine is not None else []
+    except Exception:
+        return frozenset()
+    return frozenset([t.name for t in tables] + [c for t in tables for c, _ in t.columns])
 
 
 def read_notebook_tool() -> ToolDescriptor:

@@ -205,6 +205,17 @@ def test_doctor_json_with_a_reachable_backend_exits_0(endpoint, no_local, monkey
     assert names["model backend"]["status"] == "ok"
     assert names["database"]["status"] == "ok"
     assert "sk-test" not in out
+    # a server on this machine: nothing leaves it, so the model reads rows
+    assert names["data sharing"]["data"] == {"level": "rows", "remote": False, "destination": "this machine"}
+
+
+def test_doctor_says_what_a_remote_endpoint_reads(no_local):
+    env = {"OPENAI_API_KEY": "sk-test"}
+    remote = checks.check_data_sharing(ShellAgent(), env)
+    assert remote.status == "ok" and remote.data["level"] == "aggregates" and remote.data["remote"]
+    assert "default" in remote.detail and "api.openai.com" in remote.detail
+    chosen = checks.check_data_sharing(ShellAgent(data_sharing="schema"), env)
+    assert chosen.data["level"] == "schema" and "(set)" in chosen.detail
 
 
 def test_doctor_without_any_backend_exits_1_and_says_how(no_local):

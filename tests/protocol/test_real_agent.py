@@ -138,6 +138,19 @@ def test_settings_round_trip_on_the_real_configuration(wired):
     assert bad["ok"] is False and "unknown profile" in bad["error"]["message"]
 
 
+def test_data_sharing_in_hello_settings_and_status(wired):
+    hello = wired.comm.request("hello", {"protocol": 1})["result"]
+    # the scripted model never leaves the machine: rows, by default
+    assert hello["data_sharing"]["level"] == "rows" and hello["data_sharing"]["remote"] is False
+    after = wired.comm.request("settings_set", {"data_sharing": "schema"})["result"]
+    assert wired.runtime.agent.settings.data_sharing == "schema"
+    assert after["data_sharing"]["level"] == "schema" and after["data_sharing"]["explicit"] is True
+    back = wired.comm.request("settings_set", {"data_sharing": None})["result"]
+    assert wired.runtime.agent.settings.data_sharing is None and back["data_sharing"]["explicit"] is False
+    bad = wired.comm.request("settings_set", {"data_sharing": "everything"})
+    assert bad["ok"] is False
+
+
 def test_export_then_import_a_session_through_the_comm(wired):
     wired.backend.enqueue(reply("Noted."))
     hello = wired.comm.request("hello", {"protocol": 1, "session_key": "exp"})["result"]

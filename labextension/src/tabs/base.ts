@@ -1,5 +1,5 @@
 /** What every tab gets from the panel: typed requests, events and a place to report errors. */
-import { EventMessage, OpName, Ops } from '../protocol.generated';
+import { DataSharing, EventMessage, OpName, Ops } from '../protocol.generated';
 
 export interface PanelPrefs {
   showToolArguments: boolean;
@@ -11,6 +11,8 @@ export interface TabHost {
   /** Show a one-line message (kind 'error' stays until the next action). */
   notify(message: string, kind?: 'info' | 'error'): void;
   prefs(): PanelPrefs;
+  /** Show where the session's requests go and at which data-sharing level (the status line). */
+  showDataSharing?(status: DataSharing | undefined): void;
 }
 
 export interface Tab {

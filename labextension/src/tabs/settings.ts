@@ -1,9 +1,16 @@
-/** Settings: the session's profile and model, per-tool approval overrides, auto-extraction. */
+/** Settings: the session's profile and model, per-tool approval overrides, auto-extraction, data sharing. */
 import { h, setChildren } from '../dom';
 import { EventMessage, Settings, SettingsSetArgs } from '../protocol.generated';
 import { Tab, TabHost, guarded } from './base';
 
 type Override = 'ask' | 'allow' | 'deny' | null;
+type Level = 'rows' | 'aggregates' | 'schema';
+
+const LEVELS: ReadonlyArray<[Level, string]> = [
+  ['rows', 'rows — query results and sample values'],
+  ['aggregates', 'aggregates — names, types and aggregate results only'],
+  ['schema', 'schema — names and types only; results stay in the notebook']
+];
 
 export class SettingsTab implements Tab {
   readonly name = 'settings';
@@ -38,6 +45,14 @@ export class SettingsTab implements Tab {
     );
     const model = h('input', { id: 'sal-settings-model', type: 'text', value: settings.model ?? '', placeholder: 'model name' });
     const extraction = h('input', { id: 'sal-settings-auto-extraction', type: 'checkbox', checked: settings.auto_extraction });
+    const sharing = settings.data_sharing;
+    this.host.showDataSharing?.(sharing);
+    const level = h(
+      'select',
+      { id: 'sal-settings-data-sharing', disabled: !sharing, title: sharing?.text ?? '' },
+      h('option', { value: '', selected: !sharing?.explicit }, `default for the endpoint${sharing && !sharing.explicit ? ` (${sharing.level})` : ''}`),
+      ...LEVELS.map(([value, text]) => h('option', { value, selected: !!sharing?.explicit && sharing.level === value }, text))
+    );
     const overrides = new Map<string, HTMLSelectElement>();
     const rows = settings.tools.map(tool => {
       const select = h(
@@ -53,6 +68,10 @@ export class SettingsTab implements Tab {
     save.addEventListener('click', () =>
       guarded(this.host, async () => {
         const args: SettingsSetArgs = { auto_extraction: extraction.checked, approvals: {} };
+        const chosen = (level.value || null) as Level | null;
+        if (sharing && chosen !== (sharing.explicit ? sharing.level : null)) {
+          args.data_sharing = chosen;
+        }
         if (profile.value && profile.value !== settings.profile) {
           args.profile = profile.value;
         }
@@ -74,6 +93,8 @@ export class SettingsTab implements Tab {
       h('label', { class: 'sal-field' }, 'Profile ', profile),
       h('label', { class: 'sal-field' }, 'Model ', model),
       h('label', { class: 'sal-field' }, extraction, ' Update memory automatically after each turn'),
+      h('label', { class: 'sal-field' }, 'What the model may read of the data ', level),
+      sharing ? h('p', { class: 'sal-note', id: 'sal-settings-data-sharing-note' }, sharing.text) : null,
       h('h3', { class: 'sal-section' }, 'Approvals per tool'),
       h('table', { class: 'sal-tools' }, h('thead', {}, h('tr', {}, h('th', {}, 'tool'), h('th', {}, 'kind'), h('th', {}, 'approval'))), h('tbody', {}, ...rows)),
       h('div', { class: 'sal-toolbar' }, save),
