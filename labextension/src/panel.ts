@@ -115,11 +115,12 @@ export class SidePanel extends Widget implements TabHost {
       this._body.append(tab.node);
     }
     this.node.append(
-      h('header', { class: 'sal-header' }, this._sessionNode, this._agentBadge, this._kernelBadge, this._undoButton),
+      h('header', { class: 'sal-header' }, this._sessionNode, this._agentBadge, this._kernelBadge),
       this._statusNode,
       this._backendNode,
       this._nav,
       this._body,
+      h('div', { class: 'sal-cell-actions', id: 'sal-cell-actions' }, this._undoButton),
       this._notice
     );
     this.showTab(DEFAULT_PREFERENCES.defaultTab);
