@@ -43,6 +43,7 @@ class FixWidget(W.HBox):
             self.note.value = "<small>replaced the failing cell</small>" if replace else "<small>inserted below</small>"
             if self._undo is not None:
                 self.undo_button.layout.display = ""
+                self.undo_button.disabled = False
         else:
             self.note.value = "<small>open the shell-agent-lab side panel to change cells</small>"
         return bool(self._turn)
