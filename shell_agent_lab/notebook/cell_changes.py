@@ -63,7 +63,8 @@ def undo(runtime: Any, turn: str | None = None) -> tuple[bool, str]:
     with _lock:
         change = runtime.cell_change
         if change is None or not _size(change):
-            return False, "Nothing to undo: the assistant has not changed this notebook's cells since the kernel started."
+            return False, ("Nothing to undo: the assistant has not changed this notebook's cells since the "
+                           "kernel started.")
         if turn and change["turn"] != turn:
             return False, "Only the assistant's last change can be undone; this one was followed by another."
         runtime.cell_change = None

@@ -75,8 +75,12 @@ def insert_fix(runtime: Any, fix: dict[str, Any], *, replace: bool) -> str | Non
     from .cells import new_turn_id
 
     turn = new_turn_id()
-    sent = begin_change(runtime, turn, lambda: runtime.insert_cell(fix["fixed"], run=False, after_cell_id=fix.get("cell_id"),
-                                                                   replace=replace, turn=turn))
+
+    def send() -> bool:
+        return bool(runtime.insert_cell(fix["fixed"], run=False, after_cell_id=fix.get("cell_id"), replace=replace,
+                                        turn=turn))
+
+    sent = begin_change(runtime, turn, send)
     return turn if sent else None
 
 
