@@ -21,12 +21,18 @@ __all__ = [
     'COMMAND_NAMES',
     'AbortArgs',
     'AbortResult',
+    'AgentCellMeta',
     'AgentState',
     'ApprovalRequestEvent',
     'ApprovalResolvedEvent',
     'ApproveArgs',
     'ApproveResult',
     'AssistantTextEvent',
+    'CellChange',
+    'CellChangeRemovedItem',
+    'CellChangeReplacedItem',
+    'CellsChangedArgs',
+    'CellsChangedResult',
     'ChatRecord',
     'Column',
     'CommandMessage',
@@ -112,6 +118,8 @@ __all__ = [
     'SettingsSetResult',
     'StateChangedEvent',
     'StreamTokenEvent',
+    'SyncCellsCommand',
+    'SyncCellsCommandCellsItem',
     'Table',
     'Timestamp',
     'ToolEndEvent',
@@ -120,11 +128,14 @@ __all__ = [
     'ToolStartEvent',
     'TurnFinishedEvent',
     'TurnStartedEvent',
+    'UndoCellsArgs',
+    'UndoCellsCommand',
+    'UndoCellsResult',
 ]
 
 PROTOCOL_VERSION = 1
 COMM_TARGET = 'shell_agent_lab'
-OP_NAMES: tuple[str, ...] = ('hello', 'send', 'notebook_cells', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set')
+OP_NAMES: tuple[str, ...] = ('hello', 'send', 'notebook_cells', 'abort', 'approve', 'history', 'memory_list', 'memory_pin', 'memory_demote', 'memory_edit', 'memory_delete', 'findings_list', 'findings_add', 'findings_pin', 'findings_delete', 'data_list', 'sessions_list', 'sessions_rename', 'sessions_delete', 'sessions_export', 'sessions_import', 'objects_attach', 'settings_get', 'settings_set', 'cells_changed', 'undo_cells')
 #: every event of the agent's bus, in the schema's order
 EVENT_NAMES: tuple[str, ...] = ('state_changed', 'turn_started', 'stream_token', 'assistant_text', 'turn_finished', 'command_result', 'tool_start', 'tool_progress', 'tool_end', 'retry_backoff', 'model_wait', 'question_budget_spent', 'approval_request', 'approval_resolved', 'queued', 'queue_cleared', 'queue_dispatched', 'extraction_started', 'extraction_done', 'records_updated', 'global_memory_updated', 'session_memory_updated', 'findings_updated', 'data_updated', 'session_changed', 'session_renamed', 'profile_changed', 'data_sharing')
 #: event name -> the keys its payload always carries
@@ -158,7 +169,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     'profile_changed': ('profile', 'backend', 'model'),
     'data_sharing': ('level', 'destination', 'text'),
 }
-COMMAND_NAMES: tuple[str, ...] = ('insert_cell',)
+COMMAND_NAMES: tuple[str, ...] = ('insert_cell', 'sync_cells', 'undo_cells')
 
 
 Connection = TypedDict('Connection', {
@@ -309,6 +320,34 @@ DataSharing = TypedDict('DataSharing', {
     'remote': 'bool',
     'destination': 'str',
     'text': 'str',
+})
+
+AgentCellMeta = TypedDict('AgentCellMeta', {
+    'source_cell': 'str | None',
+    'step': 'int',
+    'turn': 'str',
+    'run': 'NotRequired[bool]',
+})
+
+CellChangeReplacedItem = TypedDict('CellChangeReplacedItem', {
+    'id': 'str',
+    'source': 'str',
+    'metadata': 'dict[str, Any]',
+    'after_id': 'NotRequired[str | None]',
+})
+
+CellChangeRemovedItem = TypedDict('CellChangeRemovedItem', {
+    'id': 'str',
+    'source': 'str',
+    'metadata': 'dict[str, Any]',
+    'after_id': 'NotRequired[str | None]',
+})
+
+CellChange = TypedDict('CellChange', {
+    'turn': 'str',
+    'inserted': 'list[str]',
+    'replaced': 'list[CellChangeReplacedItem]',
+    'removed': 'list[CellChangeRemovedItem]',
 })
 
 HelloArgs = TypedDict('HelloArgs', {
@@ -536,6 +575,21 @@ SettingsSetArgs = TypedDict('SettingsSetArgs', {
 
 SettingsSetResult: TypeAlias = 'Settings'
 
+CellsChangedArgs: TypeAlias = 'CellChange'
+
+CellsChangedResult = TypedDict('CellsChangedResult', {
+    'kept': 'bool',
+})
+
+UndoCellsArgs = TypedDict('UndoCellsArgs', {
+    'turn': 'NotRequired[str | None]',
+})
+
+UndoCellsResult = TypedDict('UndoCellsResult', {
+    'undone': 'bool',
+    'text': 'str',
+})
+
 StateChangedEvent = TypedDict('StateChangedEvent', {
     'state': 'AgentState',
     'previous': 'AgentState',
@@ -691,4 +745,22 @@ InsertCellCommand = TypedDict('InsertCellCommand', {
     'run': 'NotRequired[bool]',
     'after_cell_id': 'NotRequired[str | None]',
     'replace': 'NotRequired[bool]',
+    'turn': 'NotRequired[str | None]',
 })
+
+SyncCellsCommandCellsItem = TypedDict('SyncCellsCommandCellsItem', {
+    'code': 'str',
+    'step': 'int',
+    'run': 'bool',
+    'kind': 'NotRequired[str]',
+})
+
+SyncCellsCommand = TypedDict('SyncCellsCommand', {
+    'source_cell': 'str | None',
+    'turn': 'str',
+    'mode': "Literal['replace', 'missing']",
+    'mark': 'NotRequired[str]',
+    'cells': 'list[SyncCellsCommandCellsItem]',
+})
+
+UndoCellsCommand: TypeAlias = 'CellChange'

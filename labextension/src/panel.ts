@@ -8,7 +8,7 @@ import { Widget } from '@lumino/widgets';
 import { ProtocolClient, ProtocolError, payload } from './client';
 import { h, setChildren } from './dom';
 import { AgentState, CommandMessage, Commands, DataSharing, EventMessage, HelloResult, OpName, Ops, PROTOCOL_VERSION } from './protocol.generated';
-import { applyInsertCell, watchNotebook } from './cells';
+import { Applied, applyInsertCell, applySyncCells, applyUndo, watchNotebook } from './cells';
 import { ChatTab } from './tabs/chat';
 import { DataTab } from './tabs/data';
 import { FindingsTab } from './tabs/findings';
@@ -95,6 +95,18 @@ export class SidePanel extends Widget implements TabHost {
     this._sharingBadge.hidden = true;
     this._notice = h('div', { class: 'sal-notice', id: 'sal-notice', 'data-kind': '' });
     this._backendNode = h('div', { class: 'sal-backend', id: 'sal-backend-status', 'data-state': 'ok', role: 'alert' });
+    this._undoButton = h(
+      'button',
+      {
+        class: 'sal-button sal-undo-cells',
+        id: 'sal-undo-cells',
+        type: 'button',
+        hidden: true,
+        title: 'Undo the assistant’s last change to the notebook: remove the cells it inserted, restore the cells it replaced',
+        onclick: () => void this.undoCells()
+      },
+      'Undo cells'
+    );
     this._nav = h('nav', { class: 'sal-nav', role: 'tablist' });
     this._body = h('div', { class: 'sal-body', id: 'sal-body' });
     for (const tab of this._tabs) {
@@ -110,6 +122,7 @@ export class SidePanel extends Widget implements TabHost {
       this._backendNode,
       this._nav,
       this._body,
+      h('div', { class: 'sal-cell-actions', id: 'sal-cell-actions' }, this._undoButton),
       this._notice
     );
     this.showTab(DEFAULT_PREFERENCES.defaultTab);
@@ -165,6 +178,18 @@ export class SidePanel extends Widget implements TabHost {
         this._notice.textContent = '';
         this._notice.dataset.kind = '';
       }, 6000);
+    }
+  }
+
+  /** Undo cells: the kernel sends back the assistant's last change to the notebook, reverted here. */
+  async undoCells(): Promise<void> {
+    try {
+      const result = await this.request('undo_cells', {});
+      if (!result.undone) {
+        this.notify(result.text);
+      }
+    } catch (err) {
+      this.notify(describeError(err), 'error');
     }
   }
 
@@ -464,8 +489,23 @@ export class SidePanel extends Widget implements TabHost {
 
   /** The kernel asks for something done to this panel's notebook. */
   private _onCommand(panel: NotebookPanel, cmd: CommandMessage): void {
-    if (cmd.command === 'insert_cell' && !panel.isDisposed && panel.content.model) {
-      this.notify(applyInsertCell(panel, cmd.args as unknown as Commands['insert_cell']));
+    if (panel.isDisposed || !panel.content.model) {
+      return;
+    }
+    let applied: Applied;
+    if (cmd.command === 'insert_cell') {
+      applied = applyInsertCell(panel, cmd.args as unknown as Commands['insert_cell']);
+    } else if (cmd.command === 'sync_cells') {
+      applied = applySyncCells(panel, cmd.args as unknown as Commands['sync_cells']);
+    } else if (cmd.command === 'undo_cells') {
+      applied = { text: applyUndo(panel, cmd.args as unknown as Commands['undo_cells']), change: null };
+    } else {
+      return;
+    }
+    this.notify(applied.text);
+    if (applied.change && this._client) {
+      // the kernel keeps the last change for Undo cells
+      this._client.request('cells_changed', applied.change).catch(err => this.notify(`Undo cells will not know this change: ${describeError(err)}`, 'error'));
     }
   }
 
@@ -519,6 +559,7 @@ export class SidePanel extends Widget implements TabHost {
     }
     this._nav.hidden = !ready;
     this._body.hidden = !ready;
+    this._undoButton.hidden = !ready;
     if (!ready && state !== 'connecting') {
       for (const tab of this._tabs) {
         tab.clear();
@@ -550,4 +591,5 @@ export class SidePanel extends Widget implements TabHost {
   private _backendNode: HTMLElement;
   private _nav: HTMLElement;
   private _body: HTMLElement;
+  private _undoButton: HTMLElement;
 }

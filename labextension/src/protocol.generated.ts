@@ -151,6 +151,31 @@ export type DataSharing = {
   text: string;
 };
 
+export type AgentCellMeta = {
+  source_cell: string | null;
+  step: number;
+  turn: string;
+  run?: boolean;
+  [key: string]: unknown;
+};
+
+export type CellChange = {
+  turn: string;
+  inserted: Array<string>;
+  replaced: Array<{
+    id: string;
+    source: string;
+    metadata: { [key: string]: unknown };
+    after_id?: string | null;
+  }>;
+  removed: Array<{
+    id: string;
+    source: string;
+    metadata: { [key: string]: unknown };
+    after_id?: string | null;
+  }>;
+};
+
 /** Handshake: checks the protocol version and binds the panel to the notebook's session. */
 export type HelloArgs = {
   protocol: number;
@@ -372,6 +397,21 @@ export type SettingsSetArgs = {
 };
 export type SettingsSetResult = Settings;
 
+/** The panel tells the kernel what it changed in the notebook for a command that named a `turn` (sync_cells, insert_cell with `turn`). The kernel keeps the last change per notebook (a later change of the same turn adds to it) for Undo cells. */
+export type CellsChangedArgs = CellChange;
+export type CellsChangedResult = {
+  kept: boolean;
+};
+
+/** Undo cells: revert the assistant's last change to the notebook (the `undo_cells` command goes to the panel, then the change is forgotten). With `turn`, only when the last change is that one. */
+export type UndoCellsArgs = {
+  turn?: string | null;
+};
+export type UndoCellsResult = {
+  undone: boolean;
+  text: string;
+};
+
 /** Request arguments and response result of every op. */
 export interface Ops {
   hello: { args: HelloArgs; result: HelloResult };
@@ -398,9 +438,11 @@ export interface Ops {
   objects_attach: { args: ObjectsAttachArgs; result: ObjectsAttachResult };
   settings_get: { args: SettingsGetArgs; result: SettingsGetResult };
   settings_set: { args: SettingsSetArgs; result: SettingsSetResult };
+  cells_changed: { args: CellsChangedArgs; result: CellsChangedResult };
+  undo_cells: { args: UndoCellsArgs; result: UndoCellsResult };
 }
 export type OpName = keyof Ops;
-export const OP_NAMES: ReadonlyArray<OpName> = ["hello", "send", "notebook_cells", "abort", "approve", "history", "memory_list", "memory_pin", "memory_demote", "memory_edit", "memory_delete", "findings_list", "findings_add", "findings_pin", "findings_delete", "data_list", "sessions_list", "sessions_rename", "sessions_delete", "sessions_export", "sessions_import", "objects_attach", "settings_get", "settings_set"];
+export const OP_NAMES: ReadonlyArray<OpName> = ["hello", "send", "notebook_cells", "abort", "approve", "history", "memory_list", "memory_pin", "memory_demote", "memory_edit", "memory_delete", "findings_list", "findings_add", "findings_pin", "findings_delete", "data_list", "sessions_list", "sessions_rename", "sessions_delete", "sessions_export", "sessions_import", "objects_attach", "settings_get", "settings_set", "cells_changed", "undo_cells"];
 
 /** Payload (`data`) of every pushed event. */
 export interface Events {
@@ -557,7 +599,21 @@ export interface Commands {
     run?: boolean;
     after_cell_id?: string | null;
     replace?: boolean;
+    turn?: string | null;
   };
+  sync_cells: {
+    source_cell: string | null;
+    turn: string;
+    mode: "replace" | "missing";
+    mark?: string;
+    cells: Array<{
+      code: string;
+      step: number;
+      run: boolean;
+      kind?: string;
+    }>;
+  };
+  undo_cells: CellChange;
 }
 export type CommandName = keyof Commands;
-export const COMMAND_NAMES: ReadonlyArray<CommandName> = ["insert_cell"];
+export const COMMAND_NAMES: ReadonlyArray<CommandName> = ["insert_cell", "sync_cells", "undo_cells"];

@@ -1,5 +1,7 @@
-"""The ``notebook_cells`` op: the side panel sends its notebook's cells (after edits and runs), and
-``read_notebook`` reads them while the panel is connected; otherwise it reads the kernel's history."""
+"""The side panel's notebook ops: ``notebook_cells`` (the panel sends its notebook's cells after
+edits and runs, and ``read_notebook`` reads them while the panel is connected; otherwise it reads
+the kernel's history), ``cells_changed`` (what the panel did for the assistant, kept for Undo
+cells) and ``undo_cells``."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,8 +9,9 @@ from typing import Any
 from ..tools.read_notebook import NotebookCell, set_reader
 from ._panel_ops import OPS
 from ._panel_types import PanelHost
+from .cell_changes import record_change, undo
 
-__all__ = ["notebook_cells"]
+__all__ = ["notebook_cells", "cells_changed", "undo_cells"]
 
 
 def notebook_cells(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
@@ -23,4 +26,15 @@ def notebook_cells(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
     return {"cells": len(cells)}
 
 
+def cells_changed(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
+    return {"kept": record_change(d.runtime, args)}
+
+
+def undo_cells(d: PanelHost, args: dict[str, Any]) -> dict[str, Any]:
+    done, text = undo(d.runtime, args.get("turn") or None)
+    return {"undone": done, "text": text}
+
+
 OPS["notebook_cells"] = notebook_cells
+OPS["cells_changed"] = cells_changed
+OPS["undo_cells"] = undo_cells

@@ -357,7 +357,8 @@ COMMANDS: dict[str, _Spec] = {
     "disconnect": _Spec("/disconnect NAME", "remove the connection NAME", _parse_disconnect),
     "objects": _Spec("/objects [delete ID …]", "list this session's attached documents, images and reports, or "
                      "delete some", _parse_objects),
-    "cells": _Spec("/cells", "write the SQL and code behind the last answer as cells below", _no_args("cells")),
+    "cells": _Spec("/cells", "write the SQL and code behind the last answer as cells below "
+                             "(only those not in the notebook yet)", _no_args("cells")),
     "fix": _Spec("/fix [accept|insert]", "propose a fix for the last failed cell, shown as a difference; accept "
                  "replaces the cell with it, insert puts it below", _parse_fix),
     "replay-check": _Spec("/replay-check [PATH]", "re-run the notebook without a model and list the stated "

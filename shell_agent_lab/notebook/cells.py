@@ -3,25 +3,34 @@
 Every successful query becomes a ``%%agent_sql`` cell, ``run_python`` code a Python cell, a
 ``statistics`` call, a chart or a loaded file a Python cell that runs the same tool again
 (:func:`rerun`); an ``operation`` compiled to SQL its statement as a query cell, one computed
-with SciPy a :func:`rerun` cell. Tools whose result a model makes (``analyze_data``,
-summaries) have no cell. Each cell carries a comment line naming the question it answers
-(``# shell-agent-lab: …``; in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql``
-line). With ``ShellAgent.cells = "insert"`` JupyterLab inserts them under the asking cell and
-runs them; without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
-(:data:`CELLS_MIME`) that a notebook driver (:mod:`.nbrun`) turns into cells below it.
+with SciPy a :func:`rerun` cell; a pandas program (``run_pandas``) the program itself. Tools whose
+result a model makes (``analyze_data``, summaries) have no cell.
+Each cell carries a comment line naming the question it answers (``# shell-agent-lab: …``;
+in a query cell ``-- shell-agent-lab: …`` under the ``%%agent_sql`` line) and, in the notebook,
+the metadata ``shell_agent_lab`` = ``{"source_cell": <asking cell id>, "step": n, "turn": <id>}``
+(:func:`cell_metadata`): the cells of one answer are its :class:`CellSet`. With
+``ShellAgent.cells = "insert"`` JupyterLab puts them under the asking cell and runs them; when the
+asking cell runs again its earlier cells are replaced in place (``sync_cells``), not added again.
+Without a frontend they are kept in ``r.cells`` and ``%agent /cells`` writes them as one output
+(:data:`CELLS_MIME`, the set's ids in the output's metadata) that a notebook driver
+(:mod:`.nbrun`) turns into cells the same way.
 """
 from __future__ import annotations
 
 import json
 import logging
 import threading
-from dataclasses import dataclass
+import uuid
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from .cell_changes import begin_change
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..agent._types import Reply
 
-__all__ = ["AgentCell", "CELLS_MIME", "CELL_TAG", "MARK", "cells_for", "cells_bundle", "cells_in_outputs", "rerun",
+__all__ = ["AgentCell", "CellSet", "CELLS_MIME", "CELL_TAG", "MARK", "META_KEY", "cell_metadata", "cells_for",
+           "cells_bundle", "cells_in_outputs", "cell_set_in_outputs", "new_turn_id", "rerun", "sync_args",
            "table_frame"]
 
 log = logging.getLogger(__name__)
@@ -32,6 +41,8 @@ CELLS_MIME = "application/vnd.shell-agent-lab.cells+json"
 CELL_TAG = "shell-agent-lab"
 #: the comment line that opens every inserted cell
 MARK = "# shell-agent-lab:"
+#: the cell metadata key of an inserted cell: {"source_cell", "step", "turn"} (and "run": False)
+META_KEY = "shell_agent_lab"
 
 _SQL_TOOLS = frozenset({"query_sql", "query_preview", "quick_summary"})
 #: tools a cell may run again through :func:`rerun` (no model involved): analysis, charts, and
@@ -50,6 +61,47 @@ class AgentCell:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "source": self.source, "tool": self.tool, "run": self.run}
+
+
+@dataclass(frozen=True)
+class CellSet:
+    """One answer's cells and where they belong: ``source_cell`` is the id of the cell that asked
+    (None: asked from the side panel, or a driver that sends no cell ids), ``turn`` names these
+    cells (a fresh id per answer), ``mark`` is the comment line they open with."""
+
+    source_cell: str | None
+    turn: str
+    mark: str
+    cells: tuple[AgentCell, ...] = field(default_factory=tuple)
+
+    def metadata(self, step: int) -> dict[str, Any]:
+        """``metadata.shell_agent_lab`` of cell ``step`` (1-based)."""
+        return cell_metadata(self.source_cell, step, self.turn, run=self.cells[step - 1].run)
+
+    def origin(self) -> dict[str, Any]:
+        """What a ``/cells`` output carries in its metadata (:data:`CELLS_MIME`)."""
+        return {"source_cell": self.source_cell, "turn": self.turn, "mark": self.mark}
+
+
+def cell_metadata(source_cell: str | None, step: int, turn: str, *, run: bool = True) -> dict[str, Any]:
+    """The ``shell_agent_lab`` metadata of an inserted cell."""
+    meta: dict[str, Any] = {"source_cell": source_cell, "step": int(step), "turn": str(turn)}
+    if not run:
+        meta["run"] = False
+    return meta
+
+
+def new_turn_id() -> str:
+    """A fresh id for one answer's cells (or one change of the notebook)."""
+    return uuid.uuid4().hex[:12]
+
+
+def sync_args(cell_set: CellSet, mode: str) -> dict[str, Any]:
+    """The ``sync_cells`` command for ``cell_set``: ``replace`` (the asking cell ran again) or
+    ``missing`` (``%agent /cells``: add only what is not in the notebook)."""
+    return {"source_cell": cell_set.source_cell, "turn": cell_set.turn, "mode": mode, "mark": cell_set.mark,
+            "cells": [{"code": c.source, "step": i, "run": c.run, "kind": c.kind}
+                      for i, c in enumerate(cell_set.cells, start=1)]}
 
 
 def question_line(message: str, limit: int = 100) -> str:
@@ -123,15 +175,32 @@ def cells_bundle(cells: Iterable[AgentCell]) -> dict[str, Any]:
 
 def cells_in_outputs(outputs: Iterable[Any]) -> list[AgentCell]:
     """The cells a ``%agent /cells`` output carries (for notebook drivers)."""
-    found: list[AgentCell] = []
+    return [cell for found in _cell_sets(outputs) for cell in found.cells]
+
+
+def cell_set_in_outputs(outputs: Iterable[Any]) -> CellSet | None:
+    """The answer's cells a ``%agent /cells`` output carries, with the asking cell and the turn
+    from the output's metadata (older outputs have none: ``source_cell`` None, an empty turn)."""
+    found = _cell_sets(outputs)
+    return found[-1] if found else None
+
+
+def _cell_sets(outputs: Iterable[Any]) -> list[CellSet]:
+    found: list[CellSet] = []
     for output in outputs or []:
-        data = (output.get("data") if isinstance(output, dict) else getattr(output, "data", None)) or {}
+        get = output.get if isinstance(output, dict) else lambda key, default=None: getattr(output, key, default)
+        data = get("data") or {}
         payload = data.get(CELLS_MIME)
+        if payload is None:
+            continue
         if isinstance(payload, str):
             payload = json.loads(payload)
-        for item in (payload or {}).get("cells") or []:
-            found.append(AgentCell(str(item.get("kind", "python")), str(item["source"]), str(item.get("tool", "")),
-                                   bool(item.get("run", True))))
+        origin = (get("metadata") or {}).get(CELLS_MIME) or {}
+        cells = tuple(AgentCell(str(item.get("kind", "python")), str(item["source"]), str(item.get("tool", "")),
+                                bool(item.get("run", True))) for item in (payload or {}).get("cells") or [])
+        source = origin.get("source_cell")
+        found.append(CellSet(str(source) if source else None, str(origin.get("turn") or ""),
+                             str(origin.get("mark") or ""), cells))
     return found
 
 
@@ -199,17 +268,23 @@ def asking_cell_id(shell: Any) -> str | None:
 
 def deliver(runtime: Any, reply: "Reply", message: str, *, live: bool, after_cell_id: str | None = None) -> str:
     """After a turn: keep the cells of ``reply`` (``r.cells``, ``%agent /cells``) and, with a live
-    frontend, insert them under the asking cell and run them. Returns "inserted", "kept" (no
-    frontend took them) or "off" (``ShellAgent.cells`` is "off", or the turn failed: nothing done,
-    the caller keeps today's behaviour)."""
+    frontend, put them under the asking cell and run them, replacing the cells an earlier run of
+    that cell put there (``sync_cells``). Returns "inserted", "kept" (no frontend took them) or
+    "off" (``ShellAgent.cells`` is "off", or the turn failed: nothing done, the caller keeps
+    today's behaviour)."""
     settings = getattr(getattr(runtime, "agent", None), "settings", None)
     if getattr(settings, "cells", "insert") == "off" or reply.error:
         return "off"
     cells = cells_for(reply, message)
+    cell_set = CellSet(after_cell_id, new_turn_id(), question_line(message), tuple(cells))
     runtime.last_cells = cells
+    runtime.last_cell_set = cell_set
     reply.cells = [c.source for c in cells]
-    inserted = bool(cells) and live and all(runtime.insert_cell(c.source, run=c.run, after_cell_id=after_cell_id)
-                                            for c in cells)
+    inserted = False
+    if live and (cells or after_cell_id):     # no cells now: the asking cell's earlier ones go
+        sent = begin_change(runtime, cell_set.turn, lambda: runtime.notebook_command("sync_cells",
+                                                                                   sync_args(cell_set, "replace")))
+        inserted = sent and bool(cells)
     if not inserted:
         for cell in cells:   # what the user chose to insert instead of running: the next input
             if not cell.run:

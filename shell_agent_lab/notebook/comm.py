@@ -169,6 +169,7 @@ class _Endpoint:
         self._bus: Any = None
         self._closed = False
         self._handlers: list[Callable[[str], Any]] | None = None
+        self._command_handlers: list[Callable[[str, dict[str, Any]], Any]] | None = None
         comm.on_msg(self._on_msg)
         comm.on_close(self._on_close)
 
@@ -200,11 +201,20 @@ class _Endpoint:
         if handlers is not None and self._insert_cell not in handlers:
             handlers.append(self._insert_cell)
             self._handlers = handlers
+        commands = getattr(self._dispatcher.runtime, "command_handlers", None)
+        if commands is not None and self._command not in commands:
+            commands.append(self._command)
+            self._command_handlers = commands
 
     def _insert_cell(self, code: str, **options: Any) -> bool:
         args = {"code": str(code), **options}
         check("#/commands/insert_cell", args, "insert_cell")
         return self._send({"v": PROTOCOL_VERSION, "command": "insert_cell", "args": args})
+
+    def _command(self, command: str, args: dict[str, Any]) -> bool:
+        """Any other notebook command (``sync_cells``, ``undo_cells``), checked against the schema."""
+        check(f"#/commands/{command}", args, command)
+        return self._send({"v": PROTOCOL_VERSION, "command": command, "args": args})
 
     def _forward(self, event: Any) -> None:
         if event.type not in load_protocol()["events"]:
@@ -233,6 +243,12 @@ class _Endpoint:
             except ValueError:
                 pass
             self._handlers = None
+        if self._command_handlers is not None:
+            try:
+                self._command_handlers.remove(self._command)
+            except ValueError:
+                pass
+            self._command_handlers = None
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

@@ -278,10 +278,15 @@ class _Turn:
         if cells == "inserted":   # the tables, charts and SQL are in the cells below: the answer alone here
             import dataclasses
 
+            from ._undo_widget import UndoCellsButton
+            from .cell_changes import undo
+
             n = len(reply.cells)
             self.view.finish(dataclasses.replace(reply, tables=[], charts=[], sql=[]))
             display(_markdown(f"↓ _{n} cell{'s' if n != 1 else ''} below reproduce{'' if n != 1 else 's'} this answer._"),
                     raw=True)
+            turn = rt.last_cell_set.turn
+            display(UndoCellsButton(turn, lambda t: undo(rt, t)))
         else:
             self.view.finish(reply, sql_widget=sql_widget)
         if cells == "off":

@@ -85,6 +85,13 @@ class Runtime:
         self.insert_cell_handlers: list[Callable[..., Any]] = []
         #: the cells of the last answer (``%agent /cells`` writes them; see :mod:`.cells`)
         self.last_cells: list[Any] = []
+        #: the last answer's cells with where they belong (``cells.CellSet``)
+        self.last_cell_set: Any = None
+        #: called with a command name and its arguments (``sync_cells``, ``undo_cells``) to change
+        #: the notebook (the side panel registers one)
+        self.command_handlers: list[Callable[[str, dict[str, Any]], Any]] = []
+        #: what the assistant's last change did to the notebook, for Undo cells (see :mod:`.cell_changes`)
+        self.cell_change: dict[str, Any] | None = None
         self.approver = NotebookApprover(self.resolve_approval, make_widget=_approval_widget)
 
     # -- identity ------------------------------------------------------------------------------
@@ -180,6 +187,17 @@ class Runtime:
                     return True
             except Exception:
                 log.exception("insert-cell handler failed")
+        return False
+
+    def notebook_command(self, command: str, args: dict[str, Any]) -> bool:
+        """Ask the notebook's frontend to run ``command`` (a ``commands`` entry of the panel
+        protocol) through a registered hook, the newest first; False when none took it."""
+        for handler in reversed(list(self.command_handlers)):
+            try:
+                if handler(command, args) is not False:
+                    return True
+            except Exception:
+                log.exception("notebook command %s failed", command)
         return False
 
     def close(self) -> None:

@@ -1,8 +1,8 @@
 """The notebook as the assistant's workspace: ``/cells``, ``/fix`` and ``/replay-check``, and
 the hook that remembers which cell failed last (for ``/fix`` and ``read_notebook``).
 
-``/cells`` writes the last answer's cells (inserted below in JupyterLab; one output a notebook
-driver expands without a frontend). ``/fix`` sends the last failed cell and its error to the
+``/cells`` writes the last answer's cells (in JupyterLab only those not in the notebook yet; one
+output a notebook driver expands without a frontend). ``/fix`` sends the last failed cell and its error to the
 assistant, which proposes a corrected cell; the difference is shown with *Accept* (replace the
 cell) and *Insert below* (``/fix accept`` and ``/fix insert`` from the side panel). ``/replay-check [PATH]`` re-runs the notebook without a model and lists
 the stated numbers no cell reproduces (:mod:`.replay_check`).
@@ -18,7 +18,8 @@ from ..sharing import scrub_code, scrub_error
 from ..agent.commands import CommandResult, register_command, unregister_command
 from ..tools.read_notebook import Failure, last_failure, record_failure
 
-__all__ = ["register", "unregister", "on_post_run_cell", "fix_message", "fixed_code", "cell_diff", "RENDERERS"]
+__all__ = ["register", "unregister", "on_post_run_cell", "fix_message", "fixed_code", "cell_diff", "insert_fix",
+           "RENDERERS"]
 
 _TRACE_CHARS = 3000
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -82,6 +83,22 @@ def cell_diff(old: str, new: str) -> str:
 _proposal: list[dict[str, Any]] = []     # the last /fix proposal, for /fix accept|insert
 
 
+def insert_fix(runtime: Any, fix: dict[str, Any], *, replace: bool) -> str | None:
+    """Replace the failing cell with the proposed one (or insert it below) as a change of its
+    own, which Undo cells reverts; returns the change's id, or None without a frontend."""
+    from .cell_changes import begin_change
+    from .cells import new_turn_id
+
+    turn = new_turn_id()
+
+    def send() -> bool:
+        return bool(runtime.insert_cell(fix["fixed"], run=False, after_cell_id=fix.get("cell_id"), replace=replace,
+                                        turn=turn))
+
+    sent = begin_change(runtime, turn, send)
+    return turn if sent else None
+
+
 def _apply_fix(action: str) -> CommandResult:
     if not _proposal:
         raise ValueError("there is no proposed fix yet; run /fix first")
@@ -89,7 +106,7 @@ def _apply_fix(action: str) -> CommandResult:
     replace = action == "accept"
     if replace and not fix.get("cell_id"):
         raise ValueError("the failing cell is not known to the notebook (no frontend sent its id); use /fix insert")
-    if not _runtime().insert_cell(fix["fixed"], run=False, after_cell_id=fix.get("cell_id"), replace=replace):
+    if not insert_fix(_runtime(), fix, replace=replace):
         raise ValueError("no notebook frontend is connected to change cells; copy the proposed cell instead")
     _proposal.clear()
     return CommandResult("fix", "Replaced the failing cell with the proposed one." if replace
@@ -177,19 +194,24 @@ def _markdown(text: str) -> dict:
 def _render_cells(magics: Any, result: Any) -> None:
     from IPython.display import display
 
-    from .cells import asking_cell_id, cells_bundle
+    from .cells import CELLS_MIME, CellSet, cells_bundle, new_turn_id, question_line, sync_args
 
     rt = magics.runtime
     cells = list(result.data or [])
     if not cells:
         display(_markdown(result.text), raw=True)
         return
-    if rt.frontend().live:
-        anchor = asking_cell_id(rt.shell)
-        if all(rt.insert_cell(c.source, run=c.run, after_cell_id=anchor) for c in cells):
-            display(_markdown(f"Inserted {len(cells)} cell{'s' if len(cells) != 1 else ''} below."), raw=True)
-            return
-    display(cells_bundle(cells), raw=True)
+    cell_set = rt.last_cell_set
+    if not isinstance(cell_set, CellSet) or list(cell_set.cells) != cells:
+        cell_set = CellSet(None, new_turn_id(), question_line(""), tuple(cells))
+    n = len(cells)
+    if rt.frontend().live and rt.notebook_command("sync_cells", sync_args(cell_set, "missing")):
+        # the answer's cells already in the notebook stay as they are: only missing ones are added
+        where = "below its question" if cell_set.source_cell else "below the active cell"
+        display(_markdown(f"The last answer has {n} cell{'s' if n != 1 else ''}: any not in the notebook yet "
+                          f"{'were' if n != 1 else 'was'} added {where}."), raw=True)
+        return
+    display(cells_bundle(cells), raw=True, metadata={CELLS_MIME: cell_set.origin()})
 
 
 def _render_fix(magics: Any, result: Any) -> None:
@@ -203,7 +225,10 @@ def _render_fix(magics: Any, result: Any) -> None:
     if rt.frontend().live:
         from ._fix_widget import FixWidget
 
-        display(FixWidget(data, rt.insert_cell))
+        from .cell_changes import undo
+
+        display(FixWidget(data, lambda fix, replace: insert_fix(rt, fix, replace=replace),
+                          lambda turn: undo(rt, turn)))
     else:
         rt.shell.set_next_input(data["fixed"], replace=False)
 

@@ -157,8 +157,14 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
 CELLS = "%agent /cells"
 CELLS_NOTE = ("The assistant's SQL and code become cells: in JupyterLab they are inserted under the question "
               "and run; run unattended (as here, in CI) `%agent /cells` writes them below. Each names the "
-              "question it answers, and *Run All* reproduces every number without a model "
-              "(`%agent /replay-check` checks that).")
+              "question it answers and, in its metadata, the cell that asked: running the question again "
+              "replaces them in place (and `%agent /cells` adds only what is missing), so *Run All* keeps one "
+              "copy of each and reproduces every number without a model (`%agent /replay-check` checks that).")
+#: what the note said before cells had metadata (``record.py --adopt`` rewrites it)
+CELLS_NOTE_BEFORE = ("The assistant's SQL and code become cells: in JupyterLab they are inserted under the question "
+                     "and run; run unattended (as here, in CI) `%agent /cells` writes them below. Each names the "
+                     "question it answers, and *Run All* reproduces every number without a model "
+                     "(`%agent /replay-check` checks that).")
 
 
 def _is_question(kind: str, source: str) -> bool:

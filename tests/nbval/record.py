@@ -1,6 +1,7 @@
 """Write the example notebooks and (re-)record their model cassettes and reference outputs.
 
     .venv/bin/python tests/nbval/record.py [NAME ...] [--source JSON] [--mode record|replay]
+    .venv/bin/python tests/nbval/record.py --adopt [NAME ...]   # metadata for cells recorded before it
 
 Each group of notebooks (see ``notebooks_src.GROUPS``) runs in a fresh data directory, in
 order, with ``SHELL_AGENT_LAB_CASSETTE=notebooks/cassettes/<name>.json``. ``--mode record``
@@ -13,6 +14,7 @@ refresh outputs after a rendering change without asking a model).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import tempfile
@@ -25,7 +27,7 @@ ROOT = HERE.parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 sys.path.insert(0, str(HERE))
 
-from notebooks_src import GROUPS, NOTEBOOKS as SOURCES  # noqa: E402
+from notebooks_src import CELLS, GROUPS, NOTEBOOKS as SOURCES  # noqa: E402
 
 from shell_agent_lab.notebook.nbrun import execute, temporary_environ  # noqa: E402
 
@@ -73,6 +75,46 @@ def rekey(path: Path) -> int:
     return len(data["interactions"])
 
 
+def adopt(nb: nbformat.NotebookNode, name: str) -> int:
+    """Give the assistant's cells of a notebook recorded before cells had metadata their
+    ``shell_agent_lab`` metadata (the question that asked, the step, a turn id derived from the
+    notebook and that cell) and the ``/cells`` outputs their origin, as a recording writes them
+    now; the sources, outputs and cassettes stay as they are. Returns how many cells it changed."""
+    from shell_agent_lab.notebook.cells import CELL_TAG, CELLS_MIME, META_KEY, cell_metadata, question_line
+    from notebooks_src import CELLS_NOTE, CELLS_NOTE_BEFORE, _is_question
+
+    changed = 0
+    asked: dict[str, str] | None = None        # the question cell the next /cells cell writes for
+    origin: dict[str, str] | None = None
+    step = 0
+    for cell in nb.cells:
+        source = cell.source if isinstance(cell.source, str) else "".join(cell.source)
+        if cell.cell_type == "markdown" and CELLS_NOTE_BEFORE in source:
+            cell.source = source.replace(CELLS_NOTE_BEFORE, CELLS_NOTE)
+            continue
+        if cell.cell_type != "code":
+            continue
+        if _is_question("code", source):
+            message = source.strip().splitlines()[-1].split("%agent", 1)[1].strip()
+            turn = hashlib.sha1(f"{name}:{cell.id}".encode()).hexdigest()[:12]
+            asked = {"source_cell": cell.id, "turn": turn, "mark": question_line(message)}
+        elif source.strip() == CELLS and asked is not None:
+            origin, step = asked, 0
+            for output in cell.outputs:
+                if CELLS_MIME in output.get("data", {}):
+                    output.setdefault("metadata", {})[CELLS_MIME] = dict(origin)
+        elif CELL_TAG in cell.metadata.get("tags", []) and origin is not None:
+            step += 1
+            meta = cell.metadata.get(META_KEY, {})
+            if "source_cell" not in meta:
+                cell.metadata[META_KEY] = {**cell_metadata(origin["source_cell"], step, origin["turn"]), **meta}
+                changed += 1
+            continue
+        else:
+            origin = None
+    return changed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="notebooks to record (default: all)")
@@ -80,10 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", help='source profile as JSON, e.g. {"backend": "local"}')
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per cell")
     parser.add_argument("--rekey", action="store_true", help="only recompute the named cassettes' keys")
+    parser.add_argument("--adopt", action="store_true",
+                        help="only give the assistant's cells of the recorded notebooks their metadata")
     ns = parser.parse_args(argv)
     if ns.rekey:
         for name in ns.names:
             print(name, rekey(NOTEBOOKS / "cassettes" / f"{name}.json"))
+        return 0
+    if ns.adopt:
+        for name in ns.names or SOURCES:
+            path = NOTEBOOKS / f"{name}.ipynb"
+            nb = nbformat.read(path, as_version=4)
+            print(name, adopt(nb, name))
+            nbformat.write(nb, path)
         return 0
     if ns.source:
         json.loads(ns.source)

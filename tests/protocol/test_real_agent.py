@@ -235,8 +235,9 @@ def test_insert_sql_as_cell_reaches_the_connected_panel_only(wired):
     wired.comm.request("hello", {"protocol": 1})                                 # a second hello adds no twin
     assert wired.runtime.insert_cell_handlers.count(wired.runtime.insert_cell_handlers[0]) == 1
     assert len(wired.runtime.insert_cell_handlers) == 1
+    assert len(wired.runtime.command_handlers) == 1
     wired.comm.close({})
-    assert wired.runtime.insert_cell_handlers == []
+    assert wired.runtime.insert_cell_handlers == [] and wired.runtime.command_handlers == []
     assert wired.runtime.insert_cell("SELECT 2") is False
 
 
@@ -247,15 +248,62 @@ def test_a_panel_turn_inserts_its_cells_into_the_panels_notebook_and_runs_them(w
     wired.comm.request("hello", {"protocol": 1, "session_key": "k3"})
     assert wired.comm.request("send", {"message": "which region leads?"})["ok"]
     wired.comm.wait_event("turn_finished")
-    with wired.comm.cond:
-        assert wired.comm.cond.wait_for(lambda: any(m.get("command") == "insert_cell" for m in wired.comm.sent), 10)
-    inserts = [m for m in wired.comm.sent if m.get("command") == "insert_cell"]
-    for m in inserts:
-        assert_valid("#/$defs/CommandMessage", m)
-        assert_valid("#/commands/insert_cell", m["args"])
-    assert [m["args"] for m in inserts] == [{"code": f"%%agent_sql\n-- shell-agent-lab: which region leads?\n{sql}",
-                                             "run": True, "after_cell_id": None}]
+    (sync,) = _commands(wired, "sync_cells")
+    turn = sync["args"]["turn"]
+    assert sync["args"] == {"source_cell": None, "turn": turn, "mode": "replace",
+                            "mark": "# shell-agent-lab: which region leads?",
+                            "cells": [{"code": f"%%agent_sql\n-- shell-agent-lab: which region leads?\n{sql}",
+                                       "step": 1, "run": True, "kind": "sql"}]}
     assert wired.runtime.last_cells[0].kind == "sql"
+    assert wired.runtime.last_cell_set.turn == turn
+
+
+def _commands(wired, name, count=1):
+    """The ``name`` commands the kernel sent, once ``count`` of them came (each checked against the schema)."""
+    with wired.comm.cond:
+        assert wired.comm.cond.wait_for(
+            lambda: sum(m.get("command") == name for m in wired.comm.sent) >= count, 10), f"no {name} command"
+    found = [m for m in wired.comm.sent if m.get("command") == name]
+    for m in found:
+        assert_valid("#/$defs/CommandMessage", m)
+        assert_valid(f"#/commands/{name}", m["args"])
+    return found
+
+
+def test_undo_cells_sends_back_what_the_panel_reported_for_the_last_turn(wired):
+    sql = "SELECT region FROM sales"
+    wired.runtime.agent.settings.approval_overrides = {"query_sql": False}
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k7"})
+    assert wired.comm.request("undo_cells", {})["result"]["undone"] is False          # nothing changed yet
+    wired.backend.enqueue(tool_call("query_sql", {"sql": sql}), reply("N and S."))
+    assert wired.comm.request("send", {"message": "which regions?"})["ok"]
+    (sync,) = _commands(wired, "sync_cells")
+    turn = sync["args"]["turn"]
+    replaced = {"id": "c9", "source": "x = 1", "metadata": {"tags": ["mine"]}}
+    change = {"turn": turn, "inserted": ["c10"], "replaced": [replaced], "removed": []}
+    assert wired.comm.request("cells_changed", change)["result"] == {"kept": True}
+    # a later report for the same turn (``/cells`` adding a missing cell) adds to it
+    more = {"turn": turn, "inserted": ["c11"], "replaced": [], "removed": []}
+    assert wired.comm.request("cells_changed", more)["result"] == {"kept": True}
+    assert wired.comm.request("undo_cells", {"turn": "another"})["result"]["undone"] is False
+    result = wired.comm.request("undo_cells", {"turn": turn})["result"]
+    assert result == {"undone": True, "text": "Undone: removed 2 cells, restored 1 cell."}
+    (undo,) = _commands(wired, "undo_cells")
+    assert undo["args"] == {"turn": turn, "inserted": ["c10", "c11"], "replaced": [replaced], "removed": []}
+    assert wired.comm.request("undo_cells", {})["result"]["undone"] is False          # one level only
+
+
+def test_a_change_the_panel_could_not_get_leaves_the_last_one_to_undo(wired):
+    from shell_agent_lab.notebook.cell_changes import begin_change
+
+    wired.comm.request("hello", {"protocol": 1, "session_key": "k8"})
+    change = {"turn": "t1", "inserted": ["c1"], "replaced": [], "removed": []}
+    begin_change(wired.runtime, "t1", lambda: True)
+    assert wired.comm.request("cells_changed", change)["result"] == {"kept": True}
+    assert begin_change(wired.runtime, "t2", lambda: False) is False                 # not sent
+    assert wired.comm.request("cells_changed", {**change, "turn": "t3", "inserted": []})["result"] == {"kept": False}
+    assert wired.comm.request("undo_cells", {})["result"]["undone"] is True
+    assert _commands(wired, "undo_cells")[0]["args"]["turn"] == "t1"
 
 
 def test_the_panels_notebook_cells_feed_read_notebook_while_it_is_connected(wired):
@@ -287,10 +335,8 @@ def test_insert_only_on_the_panels_approval_card_inserts_the_code_unrun(wired):
     assert wired.comm.request("approve", {"request_id": request["request_id"], "approved": True,
                                           "action": "insert_cell"})["ok"]
     wired.comm.wait_event("turn_finished")
-    with wired.comm.cond:
-        assert wired.comm.cond.wait_for(lambda: any(m.get("command") == "insert_cell" for m in wired.comm.sent), 10)
-    insert = next(m for m in wired.comm.sent if m.get("command") == "insert_cell")
-    assert insert["args"] == {"code": code, "run": False, "after_cell_id": None}
+    (sync,) = _commands(wired, "sync_cells")
+    assert sync["args"]["cells"] == [{"code": code, "step": 1, "run": False, "kind": "python"}]
     assert "double" not in wired.ns                                # nothing ran
 
 

@@ -58,6 +58,10 @@ EXAMPLES = {
     "settings_set": {"approvals": {"query_sql": "allow"}, "auto_extraction": True},
     "notebook_cells": {"cells": [{"index": 1, "kind": "code", "source": "1/0", "output": "",
                                   "error": "ZeroDivisionError: division by zero", "id": "c1"}]},
+    "cells_changed": {"turn": "3f2a9c01b7de", "inserted": ["c10"],
+                      "replaced": [{"id": "c9", "source": "x = 1", "metadata": {"tags": []}}],
+                      "removed": [{"id": "c8", "source": "y = 2", "metadata": {}, "after_id": "c7"}]},
+    "undo_cells": {"turn": "3f2a9c01b7de"},
 }
 
 
