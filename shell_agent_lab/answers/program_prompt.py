@@ -66,7 +66,7 @@ def _conversion(frame: str, column: str, hints: Mapping[str, Any]) -> str | None
     date_format = str(hints.get("date_format") or "")
     if hints.get("text_numbers"):
         return (f"{ref} = pd.to_numeric({ref}.astype(str).str.replace(',', '', regex=False)"
-                f".str.extract(r'(-?\d+(?:\.\d+)?)', expand=False), errors='coerce')")
+                rf".str.extract(r'(-?\d+(?:\.\d+)?)', expand=False), errors='coerce')")
     if date_format in ("DATE", "TIMESTAMP"):
         return f"{ref} = pd.to_datetime({ref}, errors='coerce')"
     if date_format:
