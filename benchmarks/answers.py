@@ -31,6 +31,7 @@ of earlier runs are deleted from its store.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -160,10 +161,14 @@ def expectations(report: dict[str, Any]) -> dict[str, Any]:
             "correct": sum(r["correct"] for r in rows), "failures": failures}
 
 
-def write_recording(cassettes: Path, *, source: str | None, questions: Sequence[str], session_size: int) -> None:
-    """Note beside the cassettes what they were recorded from and for which questions."""
+def write_recording(cassettes: Path, *, source: str | None, questions: Sequence[str], session_size: int,
+                    config: Sequence[str] = ()) -> None:
+    """Note beside the cassettes what they were recorded from, for which questions and with
+    which ShellAgent settings (a replay uses the same)."""
     cassettes.mkdir(parents=True, exist_ok=True)
-    body = {"source": source, "questions": list(questions), "session_size": session_size}
+    body: dict[str, Any] = {"source": source, "questions": list(questions), "session_size": session_size}
+    if config:
+        body["config"] = list(config)
     (cassettes / RECORDING_FILE).write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
 
 
@@ -175,7 +180,8 @@ def read_recording(cassettes: Path) -> dict[str, Any]:
     body = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     source = body.get("source")
     return {"source": source if isinstance(source, str) and source.lstrip().startswith("{") else None,
-            "questions": list(body.get("questions") or []), "session_size": int(body.get("session_size") or 5)}
+            "questions": list(body.get("questions") or []), "session_size": int(body.get("session_size") or 5),
+            "config": [str(c) for c in body.get("config") or []]}
 
 
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -264,9 +270,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.profile and ns.profile.lstrip().startswith("{"):
         json.loads(ns.profile)              # a typo fails here, not in twenty kernels
     settings = _settings(ns, cassettes, recorded.get("source") if ns.replay else ns.profile)
+    if ns.replay and not ns.config and recorded.get("config"):
+        settings = dataclasses.replace(settings, config=recorded["config"])    # replayed as recorded
     if settings.mode == "record":
         write_recording(settings.cassettes, source=ns.profile, questions=[q.id for q in questions],
-                        session_size=session_size)
+                        session_size=session_size, config=settings.config)
     progress = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
     if ns.baseline_only:
         baseline = run_baseline(questions, settings, progress=progress)

@@ -39,6 +39,9 @@ PLAN: dict[str, str] = {
 #: the profile the cassette stands in for: an OpenAI-compatible server on this machine (its
 #: port changes from run to run and does not matter for a replay)
 SOURCE = json.dumps({"backend": "openai", "endpoint": "http://127.0.0.1/v1", "model": MODEL})
+#: the scripted replies are tool calls: the cassette measures the tool loop (a local server would
+#: otherwise be asked for a pandas program first)
+CONFIG = ['answer_strategy = "tools"']
 
 
 def record(target: Path = TEST_CASSETTES) -> dict:
@@ -52,7 +55,7 @@ def record(target: Path = TEST_CASSETTES) -> dict:
         with ScriptedAnswerServer(scripts) as server:
             source = json.dumps({"backend": "openai", "endpoint": server.url, "model": MODEL})
             settings = RunSettings(files_dir=files, data_dir=work / "data", cassettes=work / "cassettes",
-                                   mode="record", source=source, timeout=60, run_id="record")
+                                   mode="record", source=source, timeout=60, run_id="record", config=CONFIG)
             report = run_benchmark(questions, settings, progress=print)
         report["meta"]["source"] = SOURCE
         expected = expectations(report)
@@ -65,7 +68,7 @@ def record(target: Path = TEST_CASSETTES) -> dict:
         target.mkdir(parents=True)
         for cassette in sorted((work / "cassettes").glob("*.json")):
             shutil.copy2(cassette, target / cassette.name)
-    write_recording(target, source=SOURCE, questions=expected["questions"], session_size=5)
+    write_recording(target, source=SOURCE, questions=expected["questions"], session_size=5, config=CONFIG)
     (target / EXPECTED_FILE).write_text(json.dumps(expected, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return expected
 

@@ -6,7 +6,7 @@ question's reference answer so the numbers are the benchmark's own:
 
 * ``right`` — a ``query_sql`` call selecting the answer's values, then the answer in the closed
   form, decorated the ways models write it (bold, backticks, thousands separators, ``%``);
-* ``right_without_tools`` — the right answer straight away (right, though no tool was called);
+* ``right_without_tools`` — the right answer straight away, which is not stated: no tool computed it;
 * ``wrong_number`` — a ``query_sql`` call selecting near misses (one unit off in the last place
   asked for), then those values;
 * ``no_tool_call`` — a wrong answer straight away;
@@ -29,9 +29,10 @@ __all__ = ["ScriptedAnswerServer", "OUTCOMES", "replies_for"]
 
 MODEL = "scripted-answers"
 
-#: intent -> (correct, failure kind)
+#: intent -> (correct, failure kind); a right value no tool computed is not stated (the answer's
+#: part says "could not compute"), so it scores as an answer without a tool call
 OUTCOMES: dict[str, tuple[bool, str | None]] = {
-    "right": (True, None), "right_without_tools": (True, None), "wrong_number": (False, "wrong_number"),
+    "right": (True, None), "right_without_tools": (False, "no_tool_call"), "wrong_number": (False, "wrong_number"),
     "no_tool_call": (False, "no_tool_call"), "format": (False, "format"), "tool_error": (False, "tool_error"),
     "error": (False, "error"),
 }

@@ -34,7 +34,8 @@ def replayed(tmp_path_factory) -> tuple[dict, dict]:
     recording = read_recording(cassettes)
     assert recording["questions"] == expected["questions"]
     settings = RunSettings(files_dir=work / "files", data_dir=work / "data", cassettes=cassettes, mode="replay",
-                           source=recording["source"], timeout=120, run_id="replay")
+                           source=recording["source"], timeout=120, run_id="replay",
+                           config=recording.get("config") or ())
     report = run_benchmark(select_questions(None, expected["questions"]), settings,
                            session_size=recording["session_size"])
     return report, expected

@@ -19,6 +19,10 @@ pytestmark = pytest.mark.kernel
 IDS = ["cl-03", "cl-06", "cl-07", "cl-09"]
 
 
+#: the scripted replies are tool calls: the tool loop answers (not the program path)
+TOOL_LOOP = ['answer_strategy = "tools"']
+
+
 def _natural(sql: str, text: str) -> list[Reply]:
     return [Reply(tool_calls=[call("query_sql", {"sql": sql})]), Reply(text=text)]
 
@@ -40,10 +44,12 @@ def runs(tmp_path_factory):
     with ScriptedAnswerServer(scripts) as server:
         source = json.dumps({"backend": "openai", "endpoint": server.url, "model": MODEL})
         record = RunSettings(files_dir=work / "files", data_dir=work / "data", cassettes=work / "cassettes",
-                             mode="record", source=source, timeout=60, run_id="record")
+                             mode="record", source=source, timeout=60, run_id="record",
+                             config=TOOL_LOOP)
         reports["record"] = run_benchmark(questions, record)
     replay = RunSettings(files_dir=work / "files", data_dir=work / "data", cassettes=work / "cassettes",
-                         mode="replay", source=source, timeout=60, run_id="replay")
+                         mode="replay", source=source, timeout=60, run_id="replay",
+                         config=TOOL_LOOP)
     reports["replay"] = run_benchmark(questions, replay)
     return reports
 
