@@ -35,7 +35,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          ungrounded_numbers)
 from ._numbers import humane_numbers
 from ._summaries import result_summary
-from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
+from ._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
 
 __all__ = ["TurnEnv", "TurnStore", "TurnContext", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT",
@@ -602,6 +602,12 @@ class _Turn:
         names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
         if not tables or not mentions_data(self._message, names):
             return False
+        try:
+            tool_names = [d.name for d in env.registry.available(self._tool_context(), env.disabled)]
+        except Exception:
+            tool_names = []
+        if asks_beyond_answers(self._message, tool_names):
+            return False          # a chart, a finding, a file, a named tool: the tool loop does it
         if env.answer_strategy == "operation":
             return self._by_operation()
         from ..answers.program_run import run_program, warm_up
@@ -644,7 +650,8 @@ class _Turn:
             log.info("no program answered (%s); the tool loop answers", outcome.error)
             return False
         live = {t.name for t in _tables(env.engine) if t.kind == "dataframe"}
-        record_program(env, self.sid, self.reply, outcome, call_id, tables=[n for n in frames if n not in live])
+        record_program(env, self.sid, self.reply, outcome, call_id, list(frames),
+                       tables=[n for n in frames if n not in live])
         self._evidence.append(outcome.output)
         text = humane_numbers(outcome.composed.text, self._message)
         env.store.append_record(self.sid, "assistant", text)

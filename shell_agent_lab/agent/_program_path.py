@@ -180,19 +180,18 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     return outcome
 
 
-def cell_code(code: str, tables: list[str]) -> str:
-    """The program as a notebook cell: as it is over live DataFrames; over session tables, inside
-    a function that gets each table as a DataFrame (so no new variable lands in the notebook)."""
-    if not tables:
-        return code
+def cell_code(code: str, frames: list[str], tables: list[str]) -> str:
+    """The program as a notebook cell: a function of the frames it reads, called once, so the
+    variables it makes stay out of the notebook (a later question would see them as data); a
+    session table is read into its argument with ``table_frame``."""
     body = "\n".join(("    " + line) if line.strip() else "" for line in code.splitlines())
-    args = ", ".join(f"{t}=table_frame({t!r})" for t in tables)
-    return (f"from shell_agent_lab.notebook.cells import table_frame\n\n\n"
-            f"def _program({', '.join(tables)}):\n{body}\n\n\n_program({args})")
+    args = ", ".join(f"{n}=table_frame({n!r})" if n in tables else f"{n}={n}" for n in frames)
+    head = "from shell_agent_lab.notebook.cells import table_frame\n\n\n" if tables else ""
+    return f"{head}def _program({', '.join(frames)}):\n{body}\n\n\n_program({args})"
 
 
 def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call_id: str,
-                   tables: list[str] | None = None) -> None:
+                   frames: list[str], tables: list[str] | None = None) -> None:
     """Keep each program run in the records and the reply: a failed one as a failed step, the
     one that answered as a step with its cell."""
     runs = [a for a in outcome.attempts if a.get("code")]
@@ -209,4 +208,4 @@ def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call
         reply.tool_activity.append(ToolActivity(
             tool_call_id=this_id, name=PROGRAM_TOOL, arguments=arguments, status="success" if last else "error",
             summary=(lines[-1][:200] if lines else "ran"),
-            ran={"code": [cell_code(attempt["code"], list(tables or []))]} if last else {}))
+            ran={"code": [cell_code(attempt["code"], frames, list(tables or []))]} if last else {}))

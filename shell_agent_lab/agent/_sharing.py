@@ -12,6 +12,8 @@ import re
 import threading
 from typing import Any, Sequence
 
+from ..answers.compose import compose_from_frames
+from ..answers.forms import read_form
 from ..sharing import LEVEL_ENV, destination, effective_sharing, leaves_machine
 from ._loopguard import ungrounded_numbers
 
@@ -95,9 +97,11 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def compose_from_results(model_text: str, tables: Sequence[Any]) -> str:
+def compose_from_results(model_text: str, tables: Sequence[Any], question: str = "") -> str:
     """The answer the user reads at "schema": the model's words without any number no result
-    holds, then each result's values (the model never saw them; they come from the results)."""
+    holds, then each result's values (the model never saw them; they come from the results),
+    then the parts the question asks for (``@name[…]``, ``Answer:``) written from the results by
+    the answer composer, where the results settle them."""
     sources = []
     for table in tables:
         try:
@@ -113,4 +117,9 @@ def compose_from_results(model_text: str, tables: Sequence[Any]) -> str:
     for n, table in enumerate(tables, 1):
         title = "Result" if len(tables) == 1 else f"Result {n}"
         parts.append(f"**{title}**\n" + "\n".join(_value_lines(table)))
+    composed = compose_from_frames(read_form(question), tables,
+                                   why="the results above do not settle it and the model does not see them "
+                                       "at this data-sharing level")
+    if composed is not None:
+        parts.append(composed.text)
     return "\n\n".join(parts)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from ..llm.types import ToolSpec
 
-__all__ = ["compact_tools", "CORE_TOOLS", "call_schema", "ANSWER_SCHEMA", "answer_text", "first_call_tools"]
+__all__ = ["compact_tools", "asks_beyond_answers", "CORE_TOOLS", "call_schema", "ANSWER_SCHEMA", "answer_text", "first_call_tools"]
 
 CORE_TOOLS = frozenset({"query_sql", "statistics"})
 
@@ -51,6 +51,23 @@ def compact_tools(tools: Sequence[ToolSpec], message: str) -> list[ToolSpec]:
         if pattern.search(message or ""):
             wanted |= names
     return [t for t in tools if t.name in wanted or t.name not in _OURS]
+
+
+#: what the program path does not do: draw, remember, record, write tables or reports
+_BEYOND = frozenset({"create_chart", "promote_finding", "save_query", "reset_analysis", "create_report"})
+
+
+def asks_beyond_answers(message: str, tool_names: Sequence[str] = ()) -> bool:
+    """The message asks for more than an answer computed from the data: a chart, a file to load,
+    something to remember, a finding, a document — or it names a tool. The program path leaves
+    such messages to the tool loop."""
+    if any(pattern.search(message or "") for names, pattern in _ASKED_FOR if names & _BEYOND):
+        return True
+    if re.search(r"\bload\w*\b|\.(?:csv|tsv|json|jsonl|ndjson|parquet)\b|\b(?:remember|memori[sz]e|keep\s+in\s+mind|"
+                 r"from\s+now\s+on)\b", message or "", re.I):
+        return True
+    # a name like promote_finding (plain words such as "statistics" are ordinary English)
+    return any(re.search(rf"\b{re.escape(n)}\b", message or "") for n in tool_names if "_" in n)
 
 
 def call_schema(tools: Sequence[ToolSpec]) -> dict:

@@ -610,7 +610,7 @@ class Agent:
                 else:
                     reply = run_turn(env, turn.message)
                     if env.data_sharing == "schema" and reply.error is None and reply.text:
-                        reply.text = compose_from_results(reply.text, reply.tables)
+                        reply.text = compose_from_results(reply.text, reply.tables, turn.message)
                     answered = env.answered and reply.error is None and not turn.cancel.is_set()
         except BaseException as exc:  # recovered: the state machine must never stay BUSY
             log.exception("turn crashed")

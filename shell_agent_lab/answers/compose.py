@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from .forms import ANSWER_LINE, CLOSED, AnswerForm, Slot
 
-__all__ = ["Composed", "compose", "finish", "format_value", "printed_parts", "tidy_numbers", "NOT_COMPUTED"]
+__all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "tidy_numbers", "NOT_COMPUTED"]
 
 NOT_COMPUTED = "could not compute"
 
@@ -250,3 +250,43 @@ def finish(form: AnswerForm, text: str, *, computed: bool, grounded: Any = None)
     body = _LINE.sub("", out).rstrip() if line is not None else out.rstrip()
     final = f"Answer: {value}" if value is not None else f"Answer: {NOT_COMPUTED} ({missing['Answer:']})"
     return Composed("\n".join(x for x in (body, final) if x), written, missing)
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(name).lower())
+
+
+def compose_from_frames(form: AnswerForm, frames: Any, *, why: str) -> Composed | None:
+    """The slots of ``form`` filled from result tables alone, without a model choosing (what a
+    model that never saw the values can still be answered with): a one-row result's columns fill
+    the slots of the same name, and a lone remaining value fills a lone remaining slot. A slot
+    left open says "could not compute" and ``why``. None for free prose."""
+    if form.style not in (CLOSED, ANSWER_LINE):
+        return None
+    values: dict[str, Any] = {}
+    singles: list[Any] = []
+    for frame in frames or ():
+        try:
+            rows, cols = frame.shape
+        except Exception:
+            continue
+        if rows == 1:
+            row = frame.iloc[0].tolist()
+            for column, value in zip(frame.columns, row):
+                values.setdefault(_key(column), value)
+            if cols == 1:
+                singles.append(row[0])
+    slots = list(form.slots)
+    chosen: dict[str, Any] = {}
+    for slot in slots:
+        if slot.name and _key(slot.name) in values:
+            chosen[slot.label()] = values.pop(_key(slot.name))
+    open_slots = [s for s in slots if s.label() not in chosen]
+    remaining = singles if singles else list(values.values())
+    if len(open_slots) == 1 and len(remaining) == 1:
+        chosen[open_slots[0].label()] = remaining[0]
+    if form.style == CLOSED:
+        printed = "\n".join(f"@{s.name}[{chosen[s.label()]}]" for s in slots if s.label() in chosen)
+    else:
+        printed = f"Answer: {chosen['Answer:']}" if "Answer:" in chosen else ""
+    return compose(form, printed) if printed else compose(form, "", failure=why)

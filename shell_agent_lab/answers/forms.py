@@ -81,8 +81,8 @@ class AnswerForm:
             return ("Finish by printing the final line as `print(f\"Answer: {answer}\")`"
                     + (f" ({how})." if how else "."))
         how = f" Round numbers to {self.decimals} decimal places." if self.decimals is not None else ""
-        return ("Finish by printing one short sentence that answers the question with the computed values"
-                f" (f-string).{how}")
+        return ("Finish by printing one short sentence that answers this question (only this one) with the "
+                f"computed values (f-string).{how}")
 
 
 def _slot_hint(slot: Slot) -> str:

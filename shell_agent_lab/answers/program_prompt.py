@@ -207,6 +207,7 @@ def own_frames(code: str, given: Sequence[str]) -> str:
     changes replaced by its own view (``df_view = df.copy(deep=False)``). Code that does not
     parse is returned as it is (the check reports it)."""
     names = set(given)
+    code = re.sub(r",\s*inplace\s*=\s*False\b", "", code)      # a no-op pandas 3 warns about
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -225,10 +226,9 @@ def own_frames(code: str, given: Sequence[str]) -> str:
     if not changed:
         return code
     mapping = {n: f"{n}_view" for n in changed}
-    renamed = _rename(tree, mapping).strip("\n")
-    header = "\n".join(f"{mapping[n]} = {n}.copy(deep=False)  # the program's own view: {n} stays as it is"
-                       for n in changed)
-    return f"{header}\n{renamed}"
+    head, rest = _leading(_rename(tree, mapping).strip("\n"))
+    header = [f"{mapping[n]} = {n}.copy(deep=False)  # the program's own view: {n} stays as it is" for n in changed]
+    return "\n".join([*head, *header, *rest])
 
 
 _LEADING = re.compile(r"^\s*(?:import\s|from\s+\S+\s+import\s|#|$)")

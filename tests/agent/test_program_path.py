@@ -134,10 +134,10 @@ def test_a_loaded_table_is_read_into_a_frame_and_its_cell_gets_it_by_name(store,
         assert r.text == "@km[8.0]"
         assert "DataFrame `trips` (3 rows" in backend.requests[0].messages[-1].content
         [cell] = cells_for(r, "Total km in Oslo?")
-        assert "_program(trips=table_frame('trips'))" in cell.source
+        assert "_program(trips=table_frame('trips'))" in cell.source and "def _program(trips):" in cell.source
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
-            exec(cell_code(code, ["trips"]).replace("from shell_agent_lab.notebook.cells import table_frame", ""),
+            exec(cell_code(code, ["trips"], ["trips"]).replace("from shell_agent_lab.notebook.cells import table_frame", ""),
                  {"table_frame": agent.engine().frame})
         assert "@km[8.0]" in out.getvalue()
     finally:

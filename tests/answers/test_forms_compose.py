@@ -125,3 +125,20 @@ def test_a_part_without_instructions_keeps_a_name_as_written():
                      "(the traffic source) and @average[value] (rounded to 2 decimal places).")
     out = compose(form, "@source[google]\n@average[85.2961]")
     assert out.complete and out.text == "@source[google]\n@average[85.30]"
+
+
+def test_slots_filled_from_result_tables_without_a_model():
+    import pandas as pd
+
+    from shell_agent_lab.answers.compose import compose_from_frames
+
+    form = read_form("Top region and its revenue? @region[value] (its name) and @revenue[value] "
+                     "(rounded to 2 decimal places)")
+    one_row = pd.DataFrame({"region": ["West"], "revenue": [38988.123]})
+    assert compose_from_frames(form, [one_row], why="x").text == "@region[West]\n@revenue[38988.12]"
+    line = read_form("How many orders? End with a line Answer: <value>")
+    assert compose_from_frames(line, [pd.DataFrame({"n": [41]})], why="x").text == "Answer: 41"
+    many = pd.DataFrame({"region": ["West", "East"], "revenue": [1.0, 2.0]})
+    assert compose_from_frames(form, [many], why="not settled").missing == {
+        "@region[…]": "not settled", "@revenue[…]": "not settled"}
+    assert compose_from_frames(read_form("Which region?"), [one_row], why="x") is None

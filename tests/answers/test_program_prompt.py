@@ -46,7 +46,7 @@ def test_the_preamble_is_not_run_twice_when_the_program_repeats_it():
 def test_reloads_of_the_given_frame_are_dropped_and_writes_go_to_a_view():
     code = own_frames("import pandas as pd\ndf = pd.read_csv('x.csv')\ndf['y'] = df['n'] * 2\nprint(df['y'].sum())",
                       ["df"])
-    assert "read_csv" not in code and code.startswith("df_view = df.copy(deep=False)")
+    assert "read_csv" not in code and code.startswith("import pandas as pd\ndf_view = df.copy(deep=False)")
     assert "df_view['y'] = df_view['n'] * 2" in code
     assert own_frames("print(df['n'].sum())", ["df"]) == "print(df['n'].sum())"      # reads stay as written
 
