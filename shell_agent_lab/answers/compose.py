@@ -195,7 +195,9 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
         return Composed("\n".join(x for x in (body, f"Answer: {value}") if x), written, missing)
     if failure:
         return Composed(f"I could not compute the answer: {failure}", {}, {"answer": failure})
-    text = tidy_numbers((printed or "").strip(), form.decimals)
+    # a printed Series' footer ("Name: units, dtype: float64") is pandas talking, not the answer
+    printed = re.sub(r"(?m)^\s*(?:Name: .*, )?(?:Length: \d+, )?dtype: \w+\s*$\n?", "", printed or "")
+    text = tidy_numbers(printed.strip(), form.decimals)
     if not text:
         return Composed(f"I could not compute the answer: {why}", {}, {"answer": why})
     return Composed(text, {}, {})

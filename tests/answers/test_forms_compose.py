@@ -142,3 +142,9 @@ def test_slots_filled_from_result_tables_without_a_model():
     assert compose_from_frames(form, [many], why="not settled").missing == {
         "@region[…]": "not settled", "@revenue[…]": "not settled"}
     assert compose_from_frames(read_form("Which region?"), [one_row], why="x") is None
+
+
+def test_a_printed_series_footer_is_not_part_of_the_answer():
+    out = compose(read_form("What are the average units per product?"),
+                  "Average units:\nproduct\nGadget    50.395833\nWidget    50.770833\nName: units, dtype: float64\n")
+    assert out.text == "Average units:\nproduct\nGadget    50.40\nWidget    50.77"
