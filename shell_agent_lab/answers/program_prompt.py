@@ -52,9 +52,9 @@ def _column_line(frame: str, column: str, dtype: str, samples: Sequence[str], hi
         line += ": " + ", ".join(_clip(s) if numeric else repr(_clip(s)) for s in shown)
     date_format = str(hints.get("date_format") or "")
     if hints.get("text_numbers"):
-        line += " — numbers stored as text: float64 after the first lines"
+        line += " — numbers stored as text: float64 once the lines below ran"
     elif date_format:
-        line += " — dates stored as text: datetime64 after the first lines"
+        line += " — dates stored as text: datetime64 once the lines below ran"
     missing = [m for m in hints.get("missing") or () if m and m != "NULL"]
     if missing:
         line += "; missing written as " + ", ".join(repr(m) for m in missing[:4])
@@ -110,11 +110,11 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
     names = ", ".join(f"`{f.name}`" for f in frames)
     earlier = f"Earlier in this conversation:\n{context}\n\n" if context else ""
     first = preamble(frames)
-    start = (f"Start the program with these lines exactly (they read the text columns as numbers, dates "
-             f"and missing values):\n```python\n{first}\n```\n" if first else "")
+    start = (f"These lines run before your program (do not repeat them): they read the text columns as numbers, "
+             f"dates and missing values:\n```python\n{first}\n```\n" if first else "")
     return (f"{describe_frames(frames)}\n\n{earlier}Question: {question.strip()}\n\n"
-            f"Write one ```python code block that computes the answer from {names} with pandas "
-            "(numpy as np and scipy.stats are available).\n" + start +
+            f"Write one short ```python code block that computes the answer from {names} with pandas "
+            "(numpy as np and scipy.stats are available); no comments.\n" + start +
             f"- The data is already loaded in {names}: do not read files or create sample data.\n"
             "- Use the column names exactly as listed above.\n"
             "- Missing values are left out of every computation unless the question says otherwise; "
