@@ -19,7 +19,7 @@ from ..context.builder import earlier_turns, refers_back
 from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
-from ..sharing import model_view, record_meta
+from ..sharing import model_view, record_meta, scrub_error
 from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolEngine, ToolError, ToolRegistry, ToolResult, ToolSettings
 from . import _context
@@ -632,7 +632,8 @@ class _Turn:
                                          "status": status, "summary": _summary(lines[-1] if lines else "")})
 
         context = ""
-        if refers_back(self._message):     # "And for 2021?": the earlier questions say what "that" is
+        rows_shared = getattr(env, "data_sharing", "rows") == "rows"
+        if rows_shared and refers_back(self._message):     # "And for 2021?": the earlier questions say what "that" is
             try:
                 earlier = [r for r in env.store.list_records(self.sid)][:-1]
                 context = earlier_turns(earlier, lambda t: t, turns=2)
@@ -644,7 +645,8 @@ class _Turn:
         with self._heartbeat():
             outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames,
                                         question=self._message, run_program=run_program, cancel=cancel,
-                                        on_step=on_step, context=context, timeout=timeout)
+                                        on_step=on_step, context=context, timeout=timeout,
+                                        values=rows_shared, scrub=None if rows_shared else scrub_error)
         self._check_cancel()
         if outcome.composed is None:
             log.info("no program answered (%s); the tool loop answers", outcome.error)

@@ -108,7 +108,9 @@ def frames_for(engine: Any, namespace: Any) -> dict[str, Any]:
     return frames
 
 
-def _views(frames: dict[str, Any], engine: Any) -> list[FrameView]:
+def _views(frames: dict[str, Any], engine: Any, *, values: bool = True) -> list[FrameView]:
+    """How the prompt shows each frame; without ``values`` (a data-sharing level below "rows")
+    only names, dtypes and what the columns hold (text numbers, dates), no value of any row."""
     views = []
     for name, frame in frames.items():
         hints: dict[str, Any] = {}
@@ -119,7 +121,9 @@ def _views(frames: dict[str, Any], engine: Any) -> list[FrameView]:
             except Exception:
                 log.debug("no column profile for %s", name, exc_info=True)
         columns = [(str(c), str(t)) for c, t in zip(frame.columns, frame.dtypes)]
-        samples = {str(c): _samples(frame, c) for c in list(frame.columns)[:80]}
+        samples = {str(c): _samples(frame, c) for c in list(frame.columns)[:80]} if values else {}
+        if not values:
+            hints = {c: {k: v for k, v in (h or {}).items() if k != "examples"} for c, h in hints.items()}
         views.append(FrameView(name, int(len(frame)), columns, samples, hints))
     return views
 
@@ -135,13 +139,14 @@ def _problem(run: Any) -> str | None:
 def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], question: str,
                       run_program: Callable[..., Any], cancel: Any = None, context: str = "",
                       on_step: Callable[[str, dict[str, Any]], None] | None = None,
-                      timeout: float = 30.0, clock: Callable[[], float] = time.perf_counter) -> ProgramOutcome:
+                      timeout: float = 30.0, clock: Callable[[], float] = time.perf_counter,
+                      values: bool = True, scrub: Callable[[str], str] | None = None) -> ProgramOutcome:
     """Ask ``backend`` for a program answering ``question`` over ``frames``, run it (once more
     after a failure) and compose the answer. ``on_step`` hears "program_start"/"program_end"."""
     started = clock()
     form: AnswerForm = read_form(question)
     given = list(frames)
-    views = _views(frames, engine)
+    views = _views(frames, engine, values=values)
     first = preamble(views)
     prompt = program_prompt(views, question, form, context=context)
     messages = [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
@@ -175,7 +180,8 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                      + ". Print every value in the form asked.")
             outcome.attempts[-1]["error"] = error
         outcome.error = error
-        messages += [Message("assistant", f"```python\n{code}\n```"), Message("user", retry_prompt(error))]
+        told = scrub(error) if scrub is not None and error else error
+        messages += [Message("assistant", f"```python\n{code}\n```"), Message("user", retry_prompt(told or ""))]
     outcome.seconds = clock() - started
     return outcome
 

@@ -177,3 +177,20 @@ def test_the_choice_is_held_to_computed_values():
     assert schema["properties"]["t"]["enum"] == ["-1.99461", "0.0462674", "512.3"]
     assert parse_choice('{"t": "-1.99461", "p": "0.0462674"}', form, options) == {"t": "-1.99461", "p": "0.0462674"}
     assert parse_choice('{"t": "-2.5", "p": "0.0462674"}', form, options) is None      # not computed
+
+
+def test_below_rows_the_program_prompt_holds_no_value_and_errors_are_scrubbed():
+    from shell_agent_lab.agent._program_path import answer_by_program
+    from shell_agent_lab.answers.program_run import run_program
+    from shell_agent_lab.sharing import scrub_error
+
+    frame = pd.DataFrame({"name": ["CANARY-7f3a", "Bo"], "amount": ["987654.321", "$5"]})
+    bad = "print(float(df['name'].iloc[0]))"
+    backend = ScriptedBackend([_program(bad), _program("print(f\"@n[{len(df)}]\")")])
+    out = answer_by_program(backend=backend, engine=None, frames={"df": frame}, run_program=run_program,
+                            question="How many rows? End your answer with @n[value] (a whole number).",
+                            values=False, scrub=scrub_error)
+    assert out.composed is not None and out.composed.text == "@n[2]"
+    sent = " ".join(m.content for r in backend.requests for m in r.messages)
+    assert "CANARY" not in sent and "987654" not in sent
+    assert "'name' (" in sent and "could not convert" in sent          # names and the error's shape stay
