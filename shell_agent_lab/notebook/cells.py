@@ -24,6 +24,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+
 from .cell_changes import begin_change
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -112,18 +113,11 @@ def question_line(message: str, limit: int = 100) -> str:
     return f"{MARK} {text}" if text else MARK
 
 
-def _python_literal(value: Any) -> str:
-    """``value`` (JSON data) as Python source, keys sorted so the same call reads the same."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_python_literal(v)}" for k, v in sorted(value.items())) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_python_literal(v) for v in value) + "]"
-    return repr(value)
-
-
 def _rerun_code(tool: str, arguments: dict[str, Any]) -> str:
     args = {k: v for k, v in arguments.items() if v is not None}
-    return f"from shell_agent_lab.notebook.cells import rerun\nrerun({tool!r}, {_python_literal(args)})"
+    from ..analysis.operations.compile import python_literal    # one writer of call literals
+
+    return f"from shell_agent_lab.notebook.cells import rerun\nrerun({tool!r}, {python_literal(args)})"
 
 
 def cells_for(reply: "Reply", message: str) -> list[AgentCell]:

@@ -53,14 +53,16 @@ class Compiled:
         if self.kind == "sql":
             return f"%%agent_sql\n{self.sql}"
         return ("from shell_agent_lab.notebook.cells import rerun\n"
-                f"rerun('operation', {_python_literal(dict(self.args))})")
+                f"rerun('operation', {python_literal(dict(self.args))})")
 
 
-def _python_literal(value: Any) -> str:
+def python_literal(value: Any) -> str:
+    """``value`` (JSON data) as Python source, keys sorted so the same call reads the same (what a
+    cell that runs a call again writes)."""
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_python_literal(v)}" for k, v in sorted(value.items())) + "}"
+        return "{" + ", ".join(f"{k!r}: {python_literal(v)}" for k, v in sorted(value.items())) + "}"
     if isinstance(value, list):
-        return "[" + ", ".join(_python_literal(v) for v in value) + "]"
+        return "[" + ", ".join(python_literal(v) for v in value) + "]"
     return repr(value)
 
 
