@@ -125,7 +125,9 @@ NOTEBOOKS: dict[str, list[tuple[str, str]]] = {
                "in the Approval widget; here the notebook approves it up front."),
         ("code", LOAD),
         ("code", "%config ShellAgent.approval_overrides = {\"load_data\": False, \"analyze_data\": False, "
-                 "\"query_sql\": False}"),
+                 "\"query_sql\": False}\n"
+                 "# reading the table window by window takes a few minutes on 2 cores: no time limit here\n"
+                 "%config ShellAgent.question_budget = 0"),
         ("code", "%agent Load the file orders.csv into a table named orders."),
         ("code", "%agent Call the analyze_data tool with table orders and the prompt: find unusual amounts, "
                  "refunds and data errors."),
