@@ -45,20 +45,22 @@ def _clip(text: str, limit: int = 30) -> str:
 
 
 def _column_line(frame: str, column: str, dtype: str, samples: Sequence[str], hints: Mapping[str, Any]) -> str:
-    shown = list(dict.fromkeys(s for s in samples if str(s) not in _NOT_VALUES))[:3]
-    line = f"- {column!r} ({dtype})"
-    if shown:
-        numeric = re.match(r"(?:u?int|float|bool|Int|Float|UInt|boolean)", dtype) is not None
-        line += ": " + ", ".join(_clip(s) if numeric else repr(_clip(s)) for s in shown)
+    """One column as the program will find it: a text column that holds numbers or dates is
+    shown with the dtype the preamble gives it and a few values as the file writes them."""
     date_format = str(hints.get("date_format") or "")
-    if hints.get("text_numbers"):
-        line += " — numbers stored as text: float64 once the lines below ran"
-    elif date_format:
-        line += " — dates stored as text: datetime64 once the lines below ran"
     missing = [m for m in hints.get("missing") or () if m and m != "NULL"]
-    if missing:
-        line += "; missing written as " + ", ".join(repr(m) for m in missing[:4])
-    return line
+    text_values = list(dict.fromkeys(s for s in samples if str(s) not in _NOT_VALUES and s not in missing))
+    marked = ("; " + ", ".join(repr(m) for m in missing[:4]) + " in the file are NaN") if missing else ""
+    if hints.get("text_numbers") or date_format:
+        kind = "float64" if hints.get("text_numbers") else "datetime64"
+        shown = ", ".join(repr(_clip(v)) for v in text_values[:2])
+        return f"- {column!r} ({kind}, read from text" + (f" like {shown}" if shown else "") + f"){marked}"
+    numeric = re.match(r"(?:u?int|float|bool|Int|Float|UInt|boolean)", dtype) is not None
+    shown_values = text_values[:2] if numeric else text_values[:3]
+    line = f"- {column!r} ({dtype})"
+    if shown_values:
+        line += ": " + ", ".join(_clip(v) if numeric else repr(_clip(v)) for v in shown_values)
+    return line + marked
 
 
 def _conversion(frame: str, column: str, hints: Mapping[str, Any]) -> str | None:
@@ -106,20 +108,20 @@ def describe_frames(frames: Sequence[FrameView]) -> str:
 
 
 def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm, *, context: str = "") -> str:
-    """The user message that asks for the program."""
+    """The user message that asks for the program. What stays the same for every question about
+    the same frames comes first, so a model server that keeps the prompt's prefix reads only the
+    question anew; the question and the form come last."""
     names = ", ".join(f"`{f.name}`" for f in frames)
     earlier = f"Earlier in this conversation:\n{context}\n\n" if context else ""
-    first = preamble(frames)
-    start = (f"These lines run before your program (do not repeat them): they read the text columns as numbers, "
-             f"dates and missing values:\n```python\n{first}\n```\n" if first else "")
-    return (f"{describe_frames(frames)}\n\n{earlier}Question: {question.strip()}\n\n"
-            f"Write one short ```python code block that computes the answer from {names} with pandas "
-            "(numpy as np and scipy.stats are available); no comments.\n" + start +
-            f"- The data is already loaded in {names}: do not read files or create sample data.\n"
-            "- Use the column names exactly as listed above.\n"
-            "- Missing values are left out of every computation unless the question says otherwise; "
-            "scipy.stats does not skip them: drop them first (for two columns, drop rows missing either).\n"
-            f"- {form.print_instruction()}")
+    ready = (" Text columns that hold numbers or dates are already read as float64 and datetime64, and the "
+             "missing markers shown are NaN." if preamble(frames) else "")
+    return (f"{describe_frames(frames)}\n\n"
+            f"The data is already loaded in {names}: do not read files or create sample data.{ready} "
+            "Use the column names exactly as listed. numpy is np and scipy.stats is stats; scipy.stats does not "
+            "skip NaN, so drop the missing values of the columns it uses first.\n\n"
+            f"{earlier}Question: {question.strip()}\n\n"
+            f"Write one short ```python code block, without comments, that computes the answer from {names} "
+            f"with pandas.\n{form.print_instruction()}")
 
 
 def retry_prompt(error: str) -> str:

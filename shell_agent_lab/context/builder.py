@@ -419,16 +419,25 @@ class ContextBuilder:
 EARLIER_HEADER = "Earlier questions in this notebook and the answers given (for reference; compute new numbers with a tool):"
 
 
-_REFERS_BACK = re.compile(
+_LEANS_ON = re.compile(
     r"^\W*(?:and|also|but|so|then|now|ok|okay|what\s+about|how\s+about|same|instead)\b|"
-    r"\b(?:that|those|these|it|its|them|they|this\s+one|the\s+same|previous|above|before|earlier|last\s+(?:one|answer|result)|again)\b",
+    r"\b(?:the\s+same|again|instead|this\s+one|the\s+above|(?:as|from)\s+(?:above|before)|"
+    r"(?:the|your|my|that)\s+(?:previous|last|earlier)\s+(?:answer|question|result|one|query|number)|"
+    r"that\s+(?:answer|result|number|value|figure|table|query|group))\b",
     re.IGNORECASE)
+#: a pronoun leans on an earlier question only in a short one ("Why is that so high?"); in a
+#: standalone question ("rows that are exact copies", "its mean") it is grammar
+_PRONOUN = re.compile(r"\b(?:that|those|these|it|its|them|they)\b", re.IGNORECASE)
+_SHORT_WORDS = 8
 
 
 def refers_back(question: str) -> bool:
     """The question leans on an earlier one ("And for 2021?", "Why is that so high?"). Only then
     are earlier questions shown: a small model copies their filters into a standalone question."""
-    return bool(_REFERS_BACK.search(split_anchors(question)[2]))
+    text = split_anchors(question)[2]
+    if _LEANS_ON.search(text):
+        return True
+    return len(text.split()) <= _SHORT_WORDS and _PRONOUN.search(text) is not None
 
 
 def _current_turn(state: SessionState) -> int | None:

@@ -58,7 +58,7 @@ def test_the_answer_is_composed_from_what_the_program_printed(program_agent):
     assert r.text == "@avg[607.88]"                    # 607.875, rounded by code as asked
     assert len(backend.requests) == 1 and backend.requests[0].tools == []
     prompt = backend.requests[0].messages[-1].content
-    assert "'Price (USD)' (" in prompt and "numbers stored as text" in prompt and "@avg[" in prompt
+    assert "'Price (USD)' (float64, read from text" in prompt and "@avg[" in prompt
     [activity] = r.tool_activity
     assert activity.name == "run_pandas" and activity.status == "success"
 

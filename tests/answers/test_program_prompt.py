@@ -20,10 +20,22 @@ FRAME = pd.DataFrame({"Price (USD)": ["$1,200.50", "-", "630308[495000-801000]"]
 def test_the_prompt_lists_exact_names_values_and_the_print_form():
     q = "Mean price? @p[value] (rounded to 2 decimal places)"
     text = program_prompt([VIEW], q, read_form(q))
-    assert "- 'Price (USD)' (str): '$1,200.50'" in text and "'$1,200.50', '-' — numbers stored as text" in text
+    # a text column of numbers is shown as the program finds it: float64, with the file's writing
+    assert "- 'Price (USD)' (float64, read from text like '$1,200.50'); '-' in the file are NaN" in text
+    assert "- 'When' (datetime64, read from text)" in text
+    assert "- 'Grade' (str); '-', 'n/a' in the file are NaN" in text
     assert "- 'n' (int64): 1, 2" in text                       # numbers shown as numbers
-    assert "Question: Mean price?" in text and 'print(f"@p[{p}]")  # rounded to 2 decimal places' in text
-    assert preamble([VIEW]) in text
+    assert "already read as float64 and datetime64" in text
+    assert preamble([VIEW]) not in text                        # it runs before the program, unseen
+    # what is the same for every question comes first; the question and its form last
+    assert text.index("- 'n' (int64)") < text.index("Question: Mean price?")
+    assert text.endswith('print(f"@p[{p}]")  # rounded to 2 decimal places')
+
+
+def test_a_frame_with_clean_columns_is_not_said_to_be_converted():
+    view = FrameView("df", 2, [("n", "int64")], {"n": ["1", "2"]})
+    text = program_prompt([view], "Total n?", read_form("Total n?"))
+    assert "already read as" not in text and "Question: Total n?" in text
 
 
 def test_the_preamble_reads_text_numbers_dates_and_markers_on_a_view():
