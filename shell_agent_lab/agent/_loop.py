@@ -33,7 +33,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
-from ._numbers import humane_numbers
+from ..answers.numbers import humane_numbers
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity

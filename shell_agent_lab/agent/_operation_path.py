@@ -10,7 +10,8 @@ from typing import Any
 
 from ..analysis.operations import OperationError, ask_operation
 from ..answers.choose import candidates, choice_prompt, choice_schema, parse_choice, printed_choice
-from ..answers.compose import Composed, compose, tidy_numbers
+from ..answers.compose import Composed, compose
+from ..answers.numbers import humane_numbers
 from ..answers.forms import FREE, read_form
 from ..tools.registry import ModelCallError
 from ._ask import tool_ask
@@ -53,7 +54,7 @@ def answer_by_operation(*, backend: Any, engine: Any, question: str, cancel: Any
     outcome.result = result
     listing = _listing(result)
     if form.style == FREE:
-        outcome.composed = Composed(tidy_numbers(listing))
+        outcome.composed = Composed(humane_numbers(listing))
         return outcome
     options = candidates(result.values, result.rows)
     if not options:

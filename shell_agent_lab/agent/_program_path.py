@@ -22,11 +22,11 @@ from typing import Any, Callable
 from ..answers.compose import Composed, compose
 from ..answers.forms import AnswerForm, read_form
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
-                                      program_prompt, retry_prompt, with_preamble)
+                                      program_prompt, retry_prompt, with_imports, with_preamble)
 from ..llm.types import ChatOptions, Message
 from ._types import ToolActivity
 
-__all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "with_imports", "cell_code",
+__all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "cell_code",
            "record_program"]
 
 log = logging.getLogger(__name__)
@@ -38,25 +38,6 @@ _MAX_PROGRAM_TOKENS = 700
 #: rows a session table may have to be read into a DataFrame for a program
 _MAX_TABLE_ROWS = 2_000_000
 _ATTEMPTS = 2
-
-_IMPORTS = (("pd", "import pandas as pd", r"\bimport\s+pandas\s+as\s+pd\b"),
-            ("np", "import numpy as np", r"\bimport\s+numpy\s+as\s+np\b"),
-            ("stats", "from scipy import stats", r"\bfrom\s+scipy\s+import\s+[^\n]*\bstats\b|\bimport\s+scipy\.stats\s+as\s+stats\b"))
-
-
-def with_imports(code: str) -> str:
-    """``code`` opening with the imports of ``pd``, ``np`` and ``stats`` it uses (so its cell runs
-    on its own in the notebook, even when the program imports them only after first use)."""
-    head = []
-    for line in code.splitlines():
-        if not re.match(r"^\s*(?:import\s|from\s+\S+\s+import\s|#|$)", line):
-            break
-        head.append(line)
-    opening = "\n".join(head)
-    missing = [line for name, line, made in _IMPORTS
-               if re.search(rf"(?<![\w.]){name}\.", code) and not re.search(made, opening)]
-    return "\n".join([*missing, code]) if missing else code
-
 
 @dataclass
 class ProgramOutcome:
@@ -136,6 +117,16 @@ def _problem(run: Any) -> str | None:
     return None
 
 
+def _unfilled(missing: dict[str, str]) -> str:
+    """What the model is told when a run printed no usable value for some parts: a NaN is a
+    computation over missing values (scipy.stats does not skip them), said so."""
+    nan = [k for k, why in missing.items() if re.match(r"^'?\s*\[?\s*(?:nan|NaN|<NA>|NaT)\b", why)]
+    if nan:
+        return ("it printed nan for " + ", ".join(nan) + ": the values it used hold missing values (NaN); drop "
+                "them first (scipy.stats and numpy do not skip them).")
+    return "it printed no value for " + ", ".join(missing) + ". Print every value in the form asked."
+
+
 def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], question: str,
                       run_program: Callable[..., Any], cancel: Any = None, context: str = "",
                       on_step: Callable[[str, dict[str, Any]], None] | None = None,
@@ -176,8 +167,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             if composed.complete or attempt + 1 == _ATTEMPTS:
                 outcome.composed = composed if composed.complete or composed.values else None
                 break
-            error = ("it printed no value for " + ", ".join(composed.missing)
-                     + ". Print every value in the form asked.")
+            error = _unfilled(composed.missing)
             outcome.attempts[-1]["error"] = error
         outcome.error = error
         told = scrub(error) if scrub is not None and error else error

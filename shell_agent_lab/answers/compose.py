@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .forms import ANSWER_LINE, CLOSED, AnswerForm, Slot
+from .numbers import humane_numbers
 
-__all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "tidy_numbers", "NOT_COMPUTED"]
+__all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "NOT_COMPUTED"]
 
 NOT_COMPUTED = "could not compute"
 
@@ -26,7 +27,6 @@ _TRUE = {"true", "yes", "y", "1", "1.0", "np.true_", "t"}
 _FALSE = {"false", "no", "n", "0", "0.0", "np.false_", "f"}
 #: a long decimal tail in prose: 32050.23183153285
 _CODE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_LONG_FLOAT = re.compile(r"(?<![\w.@\[])(-?\d+)\.(\d{4,})(?!\w|\.\d)")
 
 
 @dataclass(frozen=True)
@@ -133,17 +133,6 @@ def _only_value(printed: str) -> str | None:
     return lines[0] if len(lines) == 1 else None
 
 
-def tidy_numbers(text: str, decimals: int | None = None) -> str:
-    """Long decimal tails in prose written as a person would (``32050.23183153285`` → ``32,050.23``)."""
-    def one(m: re.Match[str]) -> str:
-        value = float(f"{m.group(1)}.{m.group(2)}")
-        places = decimals if decimals is not None else (2 if abs(value) >= 1 else 4)
-        return f"{value:,.{places}f}" if abs(value) >= 10_000 else f"{value:.{places}f}"
-    # code (fenced blocks, inline spans) is left exactly as written
-    pieces = re.split(r"(```.*?```|`[^`\n]*`)", text or "", flags=re.S)
-    return "".join(p if p.startswith("`") else _LONG_FLOAT.sub(one, p) for p in pieces)
-
-
 def _body(printed: str, limit: int = 20) -> str:
     """What the program printed besides its answer lines (context for the reader)."""
     kept = [ln.rstrip() for ln in (printed or "").splitlines()
@@ -197,7 +186,7 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
         return Composed(f"I could not compute the answer: {failure}", {}, {"answer": failure})
     # a printed Series' footer ("Name: units, dtype: float64") is pandas talking, not the answer
     printed = re.sub(r"(?m)^\s*(?:Name: .*, )?(?:Length: \d+, )?dtype: \w+\s*$\n?", "", printed or "")
-    text = tidy_numbers(printed.strip(), form.decimals)
+    text = humane_numbers(printed.strip(), decimals=form.decimals)
     if not text:
         return Composed(f"I could not compute the answer: {why}", {}, {"answer": why})
     return Composed(text, {}, {})
@@ -209,7 +198,7 @@ def finish(form: AnswerForm, text: str, *, computed: bool, grounded: Any = None)
     (``grounded(raw)`` is False), or any slot when nothing was ``computed`` (every tool call
     failed), says "could not compute" instead. Free prose gets its long numbers tidied."""
     if form.style not in (CLOSED, ANSWER_LINE):
-        return Composed(tidy_numbers(text, form.decimals))
+        return Composed(humane_numbers(text, decimals=form.decimals))
     written: dict[str, str] = {}
     missing: dict[str, str] = {}
 

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from .forms import AnswerForm
 
 __all__ = ["FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
-           "SYSTEM_PROMPT"]
+           "with_imports", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
                  "short, correct Python programs.")
@@ -117,8 +117,7 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
              "missing markers shown are NaN." if preamble(frames) else "")
     return (f"{describe_frames(frames)}\n\n"
             f"The data is already loaded in {names}: do not read files or create sample data.{ready} "
-            "Use the column names exactly as listed. numpy is np and scipy.stats is stats; scipy.stats does not "
-            "skip NaN, so drop the missing values of the columns it uses first.\n\n"
+            "Use the column names exactly as listed.\n\n"
             f"{earlier}Question: {question.strip()}\n\n"
             f"Write one short ```python code block, without comments, that computes the answer from {names} "
             f"with pandas.\n{form.print_instruction()}")
@@ -265,3 +264,17 @@ def with_preamble(code: str, first: str) -> str:
         return code               # nothing left to convert
     head, rest = _leading(code)
     return "\n".join([*head, *keep, *rest])
+
+
+_IMPORTS = (("pd", "import pandas as pd", r"\bimport\s+pandas\s+as\s+pd\b"),
+            ("np", "import numpy as np", r"\bimport\s+numpy\s+as\s+np\b"),
+            ("stats", "from scipy import stats", r"\bfrom\s+scipy\s+import\s+[^\n]*\bstats\b|\bimport\s+scipy\.stats\s+as\s+stats\b"))
+
+
+def with_imports(code: str) -> str:
+    """``code`` opening with the imports of ``pd``, ``np`` and ``stats`` it uses (so its cell runs
+    on its own in the notebook, even when the program imports them only after first use)."""
+    opening = "\n".join(_leading(code)[0])
+    missing = [line for name, line, made in _IMPORTS
+               if re.search(rf"(?<![\w.]){name}\.", code) and not re.search(made, opening)]
+    return "\n".join([*missing, code]) if missing else code

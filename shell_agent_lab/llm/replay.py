@@ -282,7 +282,7 @@ class ReplayBackend(Backend):
                 last = next((m["content"] for m in reversed(normalized["messages"]) if m["role"] == "user"), "")
                 raise ReplayMissError(
                     f"cassette {self.path} has no recorded answer for this request "
-                    f"(last user message: {last[:200]!r})",
+                    f"(last user message: {last[:200]!r}){self._nearest(normalized)}",
                     hint=f"Re-record it: {ENV_REPLAY_MODE}=record-missing with a real model configured "
                          "(see docs/recording.md)")
         inner = self._real()
@@ -300,6 +300,26 @@ class ReplayBackend(Backend):
         memory = memory_in_prompt(messages, self._env, headers=self._pinned) if _matches_conversation(self._env) else None
         self._record(key, normalized, response, chunks, memory)
         return response
+
+    def _nearest(self, normalized: Mapping[str, Any]) -> str:
+        """Where the request first differs from the recorded one that shares most of its text (to
+        tell a changed prompt from a new question), or "" when nothing is close."""
+        asked = json.dumps(normalized.get("messages"), ensure_ascii=False, sort_keys=True)
+        best, at = None, -1
+        with self._lock:
+            recorded = [json.dumps(i["request"].get("messages"), ensure_ascii=False, sort_keys=True)
+                        for i in self._interactions]
+        for text in recorded:
+            n = 0
+            limit = min(len(text), len(asked))
+            while n < limit and text[n] == asked[n]:
+                n += 1
+            if n > at:
+                best, at = text, n
+        if best is None or at < 40:
+            return ""
+        return (f"; the closest recording differs at character {at}: recorded {best[max(0, at - 40):at + 80]!r}, "
+                f"asked {asked[max(0, at - 40):at + 80]!r}")
 
     def _real(self) -> Backend:
         if self._inner is None:

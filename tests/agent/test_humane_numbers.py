@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shell_agent_lab.agent._numbers import asked_precision, humane_numbers
+from shell_agent_lab.answers.numbers import asked_precision, humane_numbers
 from shell_agent_lab.llm.scripted import ScriptedBackend
 
 

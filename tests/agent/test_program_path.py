@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from shell_agent_lab.agent import Agent
-from shell_agent_lab.agent._program_path import with_imports
+from shell_agent_lab.answers.program_prompt import with_imports
 from shell_agent_lab.agent.factory import default_registry
 from shell_agent_lab.analysis import AnalysisEngine
 from shell_agent_lab.events import EventBus
@@ -194,3 +194,14 @@ def test_below_rows_the_program_prompt_holds_no_value_and_errors_are_scrubbed():
     sent = " ".join(m.content for r in backend.requests for m in r.messages)
     assert "CANARY" not in sent and "987654" not in sent
     assert "'name' (" in sent and "could not convert" in sent          # names and the error's shape stay
+
+
+def test_a_nan_printed_for_a_part_goes_back_saying_missing_values_must_be_dropped(program_agent):
+    nan = "import numpy as np\nprint(f\"@avg[{np.mean(sales['Price (USD)'].to_numpy())}]\")"
+    fixed = "print(f\"@avg[{sales['Price (USD)'].dropna().mean()}]\")"
+    backend = ScriptedBackend([_program(nan), _program(fixed)])
+    agent, _ = program_agent(backend)
+    r = agent.run("What is the average price? End your answer with @avg[value] (rounded to 2 decimal places).")
+    assert r.text == "@avg[431.92]"
+    told = backend.requests[1].messages[-1].content
+    assert "printed nan for @avg" in told and "drop them first" in told

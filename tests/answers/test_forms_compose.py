@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from shell_agent_lab.answers.compose import NOT_COMPUTED, compose, format_value, tidy_numbers
+from shell_agent_lab.answers.compose import NOT_COMPUTED, compose, format_value
+from shell_agent_lab.answers.numbers import humane_numbers
 from shell_agent_lab.answers.forms import Slot, read_form
 
 
@@ -92,14 +93,14 @@ def test_format_value(raw, slot, written):
 
 
 def test_prose_numbers_are_written_as_a_person_would():
-    assert tidy_numbers("smokers 32050.23183153285, others 8434.268297856199, r=0.98765") == \
-        "smokers 32,050.23, others 8434.27, r=0.9877"
-    assert tidy_numbers("@x[3.14159265]") == "@x[3.14159265]"      # a closed-form slot is not prose
+    assert humane_numbers("smokers 32050.23183153285, others 8434.268297856199, r=0.98765") == \
+        "smokers 32,050.23, others 8,434.27, r=0.988"
+    assert humane_numbers("@x[3.14159265]") == "@x[3.14159265]"      # a closed-form slot is not prose
 
 
 def test_prose_tidy_leaves_code_alone():
     text = "Mean 3.14159265.\n```sql\nSELECT 3.14159265\n```\nand `x = 2.7182818`"
-    assert tidy_numbers(text) == "Mean 3.14.\n```sql\nSELECT 3.14159265\n```\nand `x = 2.7182818`"
+    assert humane_numbers(text) == "Mean 3.14.\n```sql\nSELECT 3.14159265\n```\nand `x = 2.7182818`"
 
 
 def test_finish_rounds_the_model_slots_and_refuses_ungrounded_ones():

@@ -47,6 +47,20 @@ def test_record_then_replay_offline(tmp_path):
     assert "record-missing" in str(info.value)
 
 
+def test_a_miss_says_where_the_request_parts_from_the_closest_recording(tmp_path):
+    cassette = tmp_path / "c.json"
+    asked = "These are the notebook's DataFrames. DataFrame `sales` (4 rows): 'region', 'units'. Question: average units per product?"
+    ReplayBackend(cassette, ScriptedBackend(["ok"]), mode="record").chat([Message("user", asked)])
+    player = ReplayBackend(cassette, mode="replay")
+    with pytest.raises(ReplayMissError) as info:
+        player.chat([Message("user", asked.replace("(4 rows)", "(5 rows)"))])
+    assert "closest recording differs at character" in str(info.value)
+    assert "(4 rows)" in str(info.value) and "(5 rows)" in str(info.value)
+    with pytest.raises(ReplayMissError) as far:
+        player.chat([Message("user", "something else entirely")])
+    assert "closest recording" not in str(far.value)
+
+
 def test_record_missing_appends_and_env_selects_mode(tmp_path, monkeypatch):
     cassette = tmp_path / "c.json"
     inner = ScriptedBackend(["one", "two"])

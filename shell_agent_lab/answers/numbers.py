@@ -75,11 +75,12 @@ def _rewrite(sign: str, body: str, tail: str, precision: tuple[str, int] | None)
     return sign + text
 
 
-def humane_numbers(answer: str, question: str = "") -> str:
-    """``answer`` with long-tailed decimals in its prose written at a sensible (or the asked) precision."""
+def humane_numbers(answer: str, question: str = "", *, decimals: int | None = None) -> str:
+    """``answer`` with long-tailed decimals in its prose written at a sensible precision, or at
+    the one the question asks (``decimals``, when given, is the asked number of decimals)."""
     if not answer or "." not in answer:
         return answer
-    precision = asked_precision(question)
+    precision = ("decimals", decimals) if decimals is not None else asked_precision(question)
 
     def fix(match: re.Match[str]) -> str:
         new = _rewrite(match.group(1), match.group(2), match.group(3), precision)
