@@ -71,8 +71,8 @@ class ShellAgent(Configurable):
     answer_strategy = Enum(("auto", "program", "operation", "tools"), default_value="auto", config=True,
                            help='How a question about the data is answered: "program" (the model writes a '
                                 'short pandas program over the notebook\'s DataFrames; the product checks it, '
-                                'runs it on read-only views and writes the answer from what it printed; the '
-                                'tool loop answers when no program succeeds), "operation" (the model fills one '
+                                'runs it on read-only views and writes the answer from what it printed, or '
+                                'says what could not be computed and why), "operation" (the model fills one '
                                 'typed operation under a schema of the real columns; measured, not the default), '
                                 '"tools" (the SQL and statistics '
                                 'tool loop), "auto" (program with the compact tool set, i.e. local models; '

@@ -611,7 +611,7 @@ class _Turn:
         if env.answer_strategy == "operation":
             return self._by_operation()
         from ..answers.program_run import run_program, warm_up
-        from ._program_path import PROGRAM_TOOL, answer_by_program, frames_for, record_program
+        from ._program_path import PROGRAM_TOOL, answer_by_program, frames_for, program_failed, record_program
 
         # the runner's first use loads scipy and takes stock of the modules: meanwhile the model writes
         threading.Thread(target=warm_up, name="program-warm-up", daemon=True).start()
@@ -648,14 +648,20 @@ class _Turn:
                                         on_step=on_step, context=context, timeout=timeout,
                                         values=rows_shared, scrub=None if rows_shared else scrub_error)
         self._check_cancel()
-        if outcome.composed is None:
-            log.info("no program answered (%s); the tool loop answers", outcome.error)
+        if outcome.composed is None and not any(a.get("code") for a in outcome.attempts):
+            log.info("the model wrote no program (%s); the tool loop answers", outcome.error)
             return False
         live = {t.name for t in _tables(env.engine) if t.kind == "dataframe"}
         record_program(env, self.sid, self.reply, outcome, call_id, list(frames),
                        tables=[n for n in frames if n not in live])
-        self._evidence.append(outcome.output)
-        text = humane_numbers(outcome.composed.text, self._message)
+        if outcome.composed is None:
+            # the programs failed: said so in the form asked, with why and what to try. The tool
+            # loop is not tried after them: on the held-out questions it answered none of the
+            # questions whose programs had failed, and took 30-60 s to say so
+            text = program_failed(self._message, outcome.error or "the program failed")
+        else:
+            self._evidence.append(outcome.output)
+            text = humane_numbers(outcome.composed.text, self._message)
         env.store.append_record(self.sid, "assistant", text)
         self.reply.text = text
         env.answered = True

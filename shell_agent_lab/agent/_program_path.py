@@ -8,8 +8,8 @@ the guarded runner (:mod:`..answers.program_run`) refuses anything that could wr
 outside, runs the rest on Copy-on-Write views, and the answer composer
 (:mod:`..answers.compose`) copies and rounds the values it printed. A program that fails or is
 refused goes back to the model once with its error. The program becomes a cell under the asking
-cell, so Run All reproduces the number. When no program succeeds the turn falls back to the
-tool loop.
+cell, so Run All reproduces the number. When no program succeeds the answer says it could not
+compute each part, why, and what to try.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, ow
 from ..llm.types import ChatOptions, Message
 from ._types import ToolActivity
 
-__all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "cell_code",
+__all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "program_failed", "cell_code",
            "record_program"]
 
 log = logging.getLogger(__name__)
@@ -153,6 +153,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.attempts.append({"code": "", "error": error})
             messages += [Message("assistant", text), Message("user", retry_prompt(error))]
             continue
+        written = code            # what the model wrote: what it is shown again with the error
         code = with_imports(own_frames(with_preamble(code, first), given))
         if on_step:
             on_step("program_start", {"code": code, "attempt": attempt + 1})
@@ -171,9 +172,25 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.attempts[-1]["error"] = error
         outcome.error = error
         told = scrub(error) if scrub is not None and error else error
-        messages += [Message("assistant", f"```python\n{code}\n```"), Message("user", retry_prompt(told or ""))]
+        # its own program, not the one run (the preamble added, frames renamed): shown the longer
+        # one it retypes all of it; the line a run error names is of the program run, so it goes
+        told = re.sub(r"^line \d+: ", "", told or "")
+        messages += [Message("assistant", f"```python\n{written}\n```"), Message("user", retry_prompt(told))]
     outcome.seconds = clock() - started
     return outcome
+
+
+#: what a user can do when no program answered
+_TRY = ("Try naming the columns as they are written, splitting the question in two, or asking for SQL "
+        "(\"… with query_sql\").")
+
+
+def program_failed(question: str, error: str) -> str:
+    """The answer when every program failed: each part the question asks for says it could not
+    be computed and why (never a number), then what to try."""
+    why = " ".join(error.split())
+    why = why if len(why) <= 200 else why[:199] + "…"
+    return compose(read_form(question), "", failure=f"the program failed: {why}").text + "\n\n" + _TRY
 
 
 def cell_code(code: str, frames: list[str], tables: list[str]) -> str:
