@@ -33,6 +33,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
+from ..answers.compose import SERIES_FOOTER
 from ..answers.numbers import humane_numbers
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools, first_call_tools
@@ -627,7 +628,8 @@ class _Turn:
                                            "arguments": {"code": data["code"]}})
             else:
                 status = "error" if data.get("error") else "success"
-                lines = [ln for ln in (data.get("error") or data.get("output") or "").splitlines() if ln.strip()]
+                lines = [ln for ln in (data.get("error") or data.get("output") or "").splitlines()
+                         if ln.strip() and not SERIES_FOOTER.match(ln)]
                 env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
                                          "status": status, "summary": _summary(lines[-1] if lines else "")})
 
@@ -636,7 +638,9 @@ class _Turn:
         if rows_shared and refers_back(self._message):     # "And for 2021?": the earlier questions say what "that" is
             try:
                 earlier = [r for r in env.store.list_records(self.sid)][:-1]
-                context = earlier_turns(earlier, lambda t: t, turns=2)
+                # the questions only: shown their answers, the model printed those again
+                context = "\n".join(ln for ln in earlier_turns(earlier, lambda t: t, turns=2).splitlines()
+                                    if ln.startswith("Q: "))
             except Exception:
                 log.debug("could not read the earlier questions", exc_info=True)
         cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel

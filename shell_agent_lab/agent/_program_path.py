@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..answers.compose import Composed, compose
+from ..answers.compose import SERIES_FOOTER, Composed, compose
 from ..answers.forms import AnswerForm, read_form
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
                                       program_prompt, retry_prompt, with_imports, with_preamble)
@@ -217,7 +217,8 @@ def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call
         content = attempt.get("output") or "(no output)" if last else f"Error: {attempt.get('error')}"
         env.store.append_record(sid, "tool", content, tool_name=PROGRAM_TOOL, tool_call_id=this_id,
                                 status="success" if last else "error")
-        lines = [ln for ln in content.splitlines() if ln.strip()]
+        lines = [ln for ln in content.splitlines()
+                 if ln.strip() and not SERIES_FOOTER.match(ln)]
         reply.tool_activity.append(ToolActivity(
             tool_call_id=this_id, name=PROGRAM_TOOL, arguments=arguments, status="success" if last else "error",
             summary=(lines[-1][:200] if lines else "ran"),

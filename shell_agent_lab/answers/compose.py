@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from .forms import ANSWER_LINE, CLOSED, AnswerForm, Slot
 from .numbers import humane_numbers
 
-__all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "NOT_COMPUTED"]
+__all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "NOT_COMPUTED", "SERIES_FOOTER"]
 
 NOT_COMPUTED = "could not compute"
 
@@ -118,6 +118,10 @@ def format_value(raw: Any, slot: Slot) -> str | None:
     return text
 
 
+#: a printed Series' footer ("Name: units, dtype: float64"): pandas talking, not an answer
+SERIES_FOOTER = re.compile(r"^\s*(?:Name: .*, )?(?:Length: \d+, )?dtype: \w+\s*$")
+
+
 def printed_parts(printed: str) -> tuple[dict[str, str], str | None]:
     """The ``@name[value]`` parts (last one of each name wins) and the last ``Answer:`` line."""
     parts: dict[str, str] = {}
@@ -185,7 +189,7 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
     if failure:
         return Composed(f"I could not compute the answer: {failure}", {}, {"answer": failure})
     # a printed Series' footer ("Name: units, dtype: float64") is pandas talking, not the answer
-    printed = re.sub(r"(?m)^\s*(?:Name: .*, )?(?:Length: \d+, )?dtype: \w+\s*$\n?", "", printed or "")
+    printed = "".join(ln for ln in (printed or "").splitlines(keepends=True) if not SERIES_FOOTER.match(ln))
     text = humane_numbers(printed.strip(), decimals=form.decimals)
     if not text:
         return Composed(f"I could not compute the answer: {why}", {}, {"answer": why})

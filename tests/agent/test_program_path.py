@@ -206,3 +206,17 @@ def test_a_nan_printed_for_a_part_goes_back_saying_missing_values_must_be_droppe
     assert r.text == "@avg[431.92]"
     told = backend.requests[1].messages[-1].content
     assert "printed nan for @avg" in told and "drop them first" in told
+
+
+def test_a_question_that_leans_on_an_earlier_one_gets_the_earlier_question_not_its_answer(program_agent):
+    first = "print(f\"@n[{(sales['region'] == 'West').sum()}]\")"
+    second = "print(f\"@n[{(sales['region'] == 'East').sum()}]\")"
+    backend = ScriptedBackend([_program(first), _program(first), _program(second)])
+    agent, _ = program_agent(backend)
+    agent.run("How many rows have region West? End your answer with @n[value] (a whole number).")
+    agent.run("How many rows have units above 2? End your answer with @n[value] (a whole number).")
+    assert "Earlier questions" not in backend.requests[1].messages[-1].content     # standalone
+    agent.run("And for East? End your answer with @n[value] (a whole number).")
+    prompt = backend.requests[2].messages[-1].content
+    assert "Earlier questions" in prompt and "Q: How many rows have region West?" in prompt
+    assert "A: " not in prompt and "@n[2]" not in prompt          # shown answers, the model printed them again
