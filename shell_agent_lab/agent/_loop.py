@@ -638,9 +638,11 @@ class _Turn:
         if rows_shared and refers_back(self._message):     # "And for 2021?": the earlier questions say what "that" is
             try:
                 earlier = [r for r in env.store.list_records(self.sid)][:-1]
-                # the questions only: shown their answers, the model printed those again
-                context = "\n".join(ln for ln in earlier_turns(earlier, lambda t: t, turns=2).splitlines()
-                                    if ln.startswith("Q: "))
+                # the last question only: shown earlier answers (or several questions), the model
+                # answered those again
+                asked = [ln[3:] for ln in earlier_turns(earlier, lambda t: t, turns=1).splitlines()
+                         if ln.startswith("Q: ")]
+                context = asked[-1] if asked else ""
             except Exception:
                 log.debug("could not read the earlier questions", exc_info=True)
         cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel

@@ -112,7 +112,8 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
     the same frames comes first, so a model server that keeps the prompt's prefix reads only the
     question anew; the question and the form come last."""
     names = ", ".join(f"`{f.name}`" for f in frames)
-    earlier = f"Earlier questions (what this one may refer to):\n{context}\n\n" if context else ""
+    earlier = (f"The question below follows this earlier one, already answered: \"{context}\". Answer only the "
+               "question below.\n\n" if context else "")
     ready = (" Text columns that hold numbers or dates are already read as float64 and datetime64, and the "
              "missing markers shown are NaN." if preamble(frames) else "")
     return (f"{describe_frames(frames)}\n\n"

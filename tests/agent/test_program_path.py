@@ -215,8 +215,9 @@ def test_a_question_that_leans_on_an_earlier_one_gets_the_earlier_question_not_i
     agent, _ = program_agent(backend)
     agent.run("How many rows have region West? End your answer with @n[value] (a whole number).")
     agent.run("How many rows have units above 2? End your answer with @n[value] (a whole number).")
-    assert "Earlier questions" not in backend.requests[1].messages[-1].content     # standalone
+    assert "earlier one" not in backend.requests[1].messages[-1].content     # standalone
     agent.run("And for East? End your answer with @n[value] (a whole number).")
     prompt = backend.requests[2].messages[-1].content
-    assert "Earlier questions" in prompt and "Q: How many rows have region West?" in prompt
-    assert "A: " not in prompt and "@n[2]" not in prompt          # shown answers, the model printed them again
+    assert "follows this earlier one, already answered" in prompt and "units above 2" in prompt
+    assert "region West" not in prompt                            # the last question only
+    assert "@n[2]" not in prompt and "@n[3]" not in prompt         # shown answers, the model printed them again

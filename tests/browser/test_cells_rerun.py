@@ -83,9 +83,6 @@ def _agent_cells(cells):
     return [c for c in cells if c["meta"] and c["meta"].get("source_cell")]
 
 
-@pytest.mark.xfail(reason="known: in JupyterLab the quickstart's second question (a pandas program) asks the "
-                          "model something its cassette, recorded headless, does not hold, so its replay stops "
-                          "with 'no recorded answer'; the same notebook replays under nbval", strict=False)
 def test_run_all_twice_on_the_quickstart_keeps_one_copy_of_each_answers_cells(page, lab_server):
     root = lab_server["root"]
     for name in ("quickstart.ipynb", "sales.csv"):
@@ -125,11 +122,7 @@ def test_run_all_twice_on_the_quickstart_keeps_one_copy_of_each_answers_cells(pa
     expect(page.locator(".jp-Notebook .jp-Cell .sal-undo-cells").first).to_be_visible()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "quickstart-rerun.png"))
-    if stale_turns:
-        # known: a pandas program's cell re-run with the same code keeps the earlier answer's turn
-        # id in its metadata (the cells are neither duplicated nor stale; Undo of that run does
-        # not list them). Fails loudly again once fixed (this xfail is then not reached).
-        pytest.xfail("a program cell re-run with unchanged code keeps the previous turn id")
+    assert not stale_turns, f"a run kept an earlier answer's turn in its cells' metadata: {turns}"
 
 
 def test_run_all_cleans_up_the_copies_an_older_version_left_in_the_quickstart(page, lab_server):
