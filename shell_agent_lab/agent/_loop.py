@@ -414,6 +414,7 @@ class _Turn:
             return ToolResult(rejection_text(decision), status="error")
         self._check_cancel()
         ctx.decision = decision
+        began = self._deadline.now()
         try:
             out = descriptor.handler(ctx, dict(call.arguments))
         except ToolError as exc:
@@ -421,6 +422,9 @@ class _Turn:
         except Exception as exc:  # a broken tool is reported to the model, never ends the turn
             log.exception("tool %s failed", call.name)
             return ToolResult(f"Error: {call.name} failed: {type(exc).__name__}: {exc}", status="error")
+        finally:
+            if descriptor.own_time:          # long work asked for: not the question's time
+                self._deadline.extend(self._deadline.now() - began)
         if isinstance(out, str):
             return ToolResult(out)
         if isinstance(out, ToolResult):

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..answers.compose import SERIES_FOOTER, Composed, compose
 from ..answers.forms import AnswerForm, read_form
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
-                                      program_prompt, retry_prompt, with_imports, with_preamble)
+                                      program_prompt, repaired, retry_prompt, with_imports, with_preamble)
 from ..llm.types import ChatOptions, Message
 from ._types import ToolActivity
 
@@ -153,6 +153,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.attempts.append({"code": "", "error": error})
             messages += [Message("assistant", text), Message("user", retry_prompt(error))]
             continue
+        code = repaired(code)
         written = code            # what the model wrote: what it is shown again with the error
         code = with_imports(own_frames(with_preamble(code, first), given))
         if on_step:

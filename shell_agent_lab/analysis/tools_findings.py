@@ -134,7 +134,7 @@ def findings_tools() -> list[ToolDescriptor]:
             _obj({"prompt": {"type": "string", "description": "What to look for, e.g. 'anomalous weeks by region'."},
                   "table": {"type": "string", "description": "Table or DataFrame (default: the first one)."}},
                  ["prompt"]), _analyze_data, approval_default=True, dialog="analysis_plan",
-            available=lambda ctx: has_engine(ctx) and has_store(ctx), source="analysis"),
+            available=lambda ctx: has_engine(ctx) and has_store(ctx), source="analysis", own_time=True),
         ToolDescriptor(
             "promote_finding", "Record one data-analysis discovery as a Finding of this session.",
             _obj({"content": {"type": "string", "description": "The finding, one or two sentences with the numbers."},

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from .forms import AnswerForm
 
 __all__ = ["FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
-           "with_imports", "SYSTEM_PROMPT"]
+           "with_imports", "repaired", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
                  "short, correct Python programs.")
@@ -139,6 +139,15 @@ def extract_code(text: str) -> str | None:
         return max(blocks, key=len).strip() if len(blocks) > 1 and not _parses(blocks[0]) else blocks[0].strip()
     body = (text or "").strip()
     return body if body and _parses(body) and re.search(r"\bprint\s*\(", body) else None
+
+
+_AT_ASSIGN = re.compile(r"(?m)^(\s*)@(\w+)(\s*=[^=])")
+
+
+def repaired(code: str) -> str:
+    """``code`` with the slips a small model makes after reading the ``@name[…]`` answer form:
+    ``@name = …`` (never valid Python: a decorator cannot be assigned) becomes ``name = …``."""
+    return _AT_ASSIGN.sub(r"\1\2\3", code)
 
 
 def _parses(code: str) -> bool:

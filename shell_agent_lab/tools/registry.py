@@ -134,6 +134,9 @@ class ToolDescriptor:
     available: Callable[[ToolContext], bool] = _always
     #: where it came from: "builtin", "analysis", "python", "script", "mcp"
     source: str = "builtin"
+    #: its run is long work the user asked for (a table read window by window): the time it runs
+    #: does not count against the question's budget (``ShellAgent.question_budget``)
+    own_time: bool = False
 
     def __post_init__(self) -> None:
         if not _NAME.match(self.name):

@@ -109,6 +109,20 @@ def test_budget_spent_after_a_tool_answers_from_its_result(make_agent, settings,
     assert rec.of("question_budget_spent")[0].data["results"] == 1
 
 
+def test_a_long_analysis_asked_for_runs_on_its_own_time(make_agent, settings):
+    """analyze_data reads a table window by window: the minutes it takes are not the question's."""
+    import dataclasses
+    settings.question_budget = 60
+    clock, runs = Clock(), []
+    backend = ScriptedBackend([reply("", ToolCall(id="c1", name="count_orders", arguments={"region": "north"})),
+                               "North has 4211 orders."])
+    agent, rec = make_agent(backend, clock=clock)
+    agent.registry.register(dataclasses.replace(counting_tool(runs, clock=clock, takes=300), own_time=True))
+    r = agent.run("how many orders in the north?")
+    assert len(backend.requests) == 2 and r.text == "North has 4211 orders."     # the model still answers
+    assert not rec.of("question_budget_spent")
+
+
 def test_a_model_request_is_stopped_at_the_deadline(make_agent, settings):
     settings.question_budget = 30
     clock = Clock()

@@ -7,7 +7,7 @@ import pandas as pd
 
 from shell_agent_lab.answers.forms import read_form
 from shell_agent_lab.answers.program_prompt import (FrameView, extract_code, own_frames, preamble, program_prompt,
-                                                    with_preamble)
+                                                    repaired, with_preamble)
 
 VIEW = FrameView("df", 3, [("Price (USD)", "str"), ("When", "str"), ("Grade", "str"), ("n", "int64")],
                  {"Price (USD)": ["$1,200.50", "-"], "n": ["1", "2"]},
@@ -67,3 +67,10 @@ def test_the_code_block_is_taken_from_the_reply():
     assert extract_code("Sure:\n```python\nprint(1)\n```\nDone.") == "print(1)"
     assert extract_code("print(df.shape)") == "print(df.shape)"
     assert extract_code("The answer is 4.") is None
+
+
+def test_an_answer_name_written_as_an_assignment_target_is_repaired():
+    code = "@night = df['h'].isin([22, 23]).sum()\nprint(f\"@night[{night}]\")"
+    assert repaired(code) == "night = df['h'].isin([22, 23]).sum()\nprint(f\"@night[{night}]\")"
+    assert repaired("@property\ndef f(): pass") == "@property\ndef f(): pass"      # a decorator stays
+    assert repaired("x = a @ b") == "x = a @ b"
