@@ -151,10 +151,9 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         if code is None:
             error = "the reply held no ```python code block"
             outcome.attempts.append({"code": "", "error": error})
-            messages += [Message("assistant", text), Message("user", retry_prompt(error))]
+            messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, error))]
             continue
         code = repaired(code)
-        written = code            # what the model wrote: what it is shown again with the error
         code = with_imports(own_frames(with_preamble(code, first), given))
         if on_step:
             on_step("program_start", {"code": code, "attempt": attempt + 1})
@@ -173,10 +172,15 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.attempts[-1]["error"] = error
         outcome.error = error
         told = scrub(error) if scrub is not None and error else error
-        # its own program, not the one run (the preamble added, frames renamed): shown the longer
-        # one it retypes all of it; the line a run error names is of the program run, so it goes
+        # asked afresh with why (and where) it failed: shown its program, the model wrote it again;
+        # the line a run error names is of the program run (the preamble added), so it is quoted
+        number = re.match(r"^line (\d+): ", told or "")
+        lines = code.splitlines()
+        line = lines[int(number.group(1)) - 1] if number and 0 < int(number.group(1)) <= len(lines) else ""
+        for name in given:           # as the model wrote it: its own view's name is the product's
+            line = re.sub(rf"\b{re.escape(name)}_view\b", name, line)
         told = re.sub(r"^line \d+: ", "", told or "")
-        messages += [Message("assistant", f"```python\n{written}\n```"), Message("user", retry_prompt(told))]
+        messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, told, line))]
     outcome.seconds = clock() - started
     return outcome
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dis
 import sys
 import threading
 import types
@@ -259,8 +260,29 @@ def _make_math() -> types.ModuleType:
 _MATH = _make_math()
 
 
+_IMPORT_NAME = dis.opmap["IMPORT_NAME"]
+
+
+def _library_import(name: str, level: int) -> Any:
+    """The module a compiled library function imports while the program calls it (pandas'
+    ``Timestamp.strftime`` imports ``time``: code without a frame of its own finds the program's
+    ``__import__``), or None when this is the program's own ``import`` statement. Only a module
+    already loaded is handed over: nothing new runs, and the library, not the program, gets it."""
+    try:
+        caller = sys._getframe(2)
+        own = caller.f_code.co_code[caller.f_lasti] == _IMPORT_NAME
+    except (ValueError, IndexError):
+        return None
+    if own or level:
+        return None
+    return sys.modules.get(name)
+
+
 def _guarded_import(name: str, globals: Any = None, locals: Any = None,
                     fromlist: Any = (), level: int = 0) -> Any:
+    loaded = _library_import(name, level)
+    if loaded is not None:
+        return loaded if fromlist else sys.modules.get(name.partition(".")[0], loaded)
     if level or not module_allowed(name):
         raise _refuse(f"importing `{name}` is not allowed")
     for item in fromlist or ():

@@ -124,9 +124,12 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
             f"with pandas.\n{form.print_instruction()}")
 
 
-def retry_prompt(error: str) -> str:
-    return (f"Running the program failed: {error}\n"
-            "Fix it and write the whole corrected program again in one ```python code block.")
+def retry_prompt(prompt: str, error: str, line: str = "") -> str:
+    """The first request's ``prompt`` again, with why the first program failed (and the line
+    that failed). The failed program itself is not shown: shown it, the small model wrote the
+    same program again."""
+    where = f" at this line:\n    {line.strip()}\n" if line.strip() else " "
+    return f"{prompt}\n\nA first program for this question failed{where}with: {error}\nWrite a new program that avoids this."
 
 
 _FENCE = re.compile(r"```(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)

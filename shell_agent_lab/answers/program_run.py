@@ -35,6 +35,7 @@ import copy
 import importlib
 import json
 import math
+import re
 import sys
 import threading
 import time
@@ -275,9 +276,33 @@ def _describe(exc: BaseException, frames: Mapping[str, Any]) -> str:
     message = f"{_program_line(exc.__traceback__)}{type(exc).__name__}"
     if text:
         message += f": {text[:300]}"
-    if isinstance(exc, (KeyError, AttributeError)) or "not in index" in text:
+    hint = _slip_hint(exc, text)
+    if hint:
+        message += " — " + hint
+    elif isinstance(exc, (KeyError, AttributeError)) or "not in index" in text:
         message += " — " + _columns_hint(frames)
     return message
+
+
+_SCALAR_ATTRIBUTE = re.compile(r"^'(?:int|float|numpy\.\w+|str|bool)' object has no attribute")
+_NO_MODULE_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
+_REGRESSION = {"ols", "OLS", "linear_regression", "regress", "regression", "linregress", "lstsq", "LinearRegression"}
+
+
+def _slip_hint(exc: BaseException, text: str) -> str | None:
+    """A hint for the slips small models make most in pandas, or None."""
+    if not isinstance(exc, AttributeError):
+        return None
+    if _SCALAR_ATTRIBUTE.match(text):
+        return ("idxmax()/idxmin() give a row's index label, not a value of another column: read that column "
+                "at it with frame.loc[label, 'column']")
+    m = _NO_MODULE_ATTRIBUTE.match(text)
+    if m and m.group(2) in _REGRESSION:
+        return ("for a least-squares line use stats.linregress(x, y): its slope, intercept and rvalue "
+                "(R squared is rvalue ** 2)")
+    if m:
+        return f"{m.group(1)} has no {m.group(2)}: use a function it has"
+    return None
 
 
 def _columns_hint(frames: Mapping[str, Any]) -> str:

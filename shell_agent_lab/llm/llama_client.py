@@ -83,7 +83,7 @@ def _rotate(log: Path) -> None:
 class LlamaServer:
     """This process's handle on the shared server of one model and context size."""
 
-    def __init__(self, model_path: Path, *, n_ctx: int = 16384, n_threads: int | None = None,
+    def __init__(self, model_path: Path, *, n_ctx: int = 8192, n_threads: int | None = None,
                  n_parallel: int = 1, models_dir: Path | None = None, engine: str = "llama",
                  policy: IdlePolicy | None = None, start_timeout: float = 300.0,
                  spawn: Spawn = spawn_detached, http: Http | None = None,

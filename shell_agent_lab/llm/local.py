@@ -194,7 +194,7 @@ class LocalBackend(Backend):
 
     name = "local"
 
-    def __init__(self, model_path: str | os.PathLike[str] | None = None, *, n_ctx: int = 16384,
+    def __init__(self, model_path: str | os.PathLike[str] | None = None, *, n_ctx: int = 8192,
                  n_threads: int | None = None, timeout: float = 300.0, retry: RetryPolicy | None = None,
                  models_dir: Path | None = None, fold_tool_results: bool = False,
                  lookup: PartLookup = _installed_part, temperature: float | None = 0.0,

@@ -89,8 +89,11 @@ def test_a_failing_program_goes_back_once_with_its_error(program_agent):
     agent, _ = program_agent(backend)
     r = agent.run("How many regions are there? End your answer with @n[value] (a whole number).")
     assert r.text == "@n[3]"
-    retry = backend.requests[1].messages[-1].content
-    assert "KeyError" in retry and "columns are: region, Price (USD), units" in retry   # the real columns
+    retry = backend.requests[1].messages
+    assert [m.role for m in retry] == ["system", "user"]                 # asked afresh, its program not shown
+    assert retry[1].content.startswith(backend.requests[0].messages[1].content)   # the same prompt first
+    assert "failed at this line:\n    print(f\"@n[{sales['Region'].nunique()}]\")" in retry[1].content
+    assert "KeyError" in retry[1].content and "columns are: region, Price (USD), units" in retry[1].content
 
 
 def test_when_no_program_succeeds_the_answer_says_it_could_not_compute_and_why(program_agent):

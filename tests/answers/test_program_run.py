@@ -139,6 +139,14 @@ def test_missing_column_error_lists_the_columns(frames):
                          "price_text, when, segment, stock, kind, at, thin")
 
 
+def test_the_slips_small_models_make_get_a_hint_not_the_column_list(frames):
+    run = run_program("i = df['sales'].idxmax()\nprint(i.strftime('%Y'))", {"df": frames["df"]})
+    assert "'int' object has no attribute 'strftime' — idxmax()/idxmin() give a row's index label" in run.error
+    assert "frame.loc[label, 'column']" in run.error and "columns are" not in run.error
+    run = run_program("import pandas as pd\nprint(pd.ols(y=df['sales'], x=df['units']))", {"df": frames["df"]})
+    assert "module 'pandas' has no attribute 'ols' — for a least-squares line use stats.linregress(x, y)" in run.error
+
+
 def test_missing_attribute_error_lists_columns_of_every_frame(frames):
     run = run_program("print(df.Revenue)", frames)
     assert run.error.startswith("line 1: AttributeError: 'DataFrame' object has no attribute "
@@ -281,3 +289,17 @@ def test_format_guard_holds_behind_the_static_rule():
             guarded_attr(template, "format")
     with pytest.raises(Blocked):
         guarded_attr(str, "format")
+
+
+def test_a_library_call_that_imports_what_is_loaded_runs_and_the_programs_own_import_does_not():
+    """pandas' Timestamp.strftime imports `time` from compiled code, which finds the program's
+    guarded __import__: that import is the library's and is handed the loaded module; the same
+    module imported by the program itself is refused at run time (past the static check)."""
+    frame = pd.DataFrame({"month": pd.to_datetime(["2024-01-01", "2024-02-01"]), "revenue": [1.0, 3.0]})
+    run = run_program("m = monthly.loc[monthly['revenue'].idxmax(), 'month']\nprint(m.strftime('%Y-%m'))",
+                      {"monthly": frame})
+    assert run.ok and run.stdout == "2024-02\n"
+    from shell_agent_lab.answers._program_guards import Blocked, Capture, make_builtins
+    for code in ("import time", "import os", "from os import path"):
+        with pytest.raises(Blocked, match="is not allowed"):
+            exec(compile(code, "<program>", "exec"), {"__builtins__": make_builtins(Capture(1000))})

@@ -15,7 +15,7 @@ def _replay(tmp_path, source):
 def test_a_replay_of_the_local_model_behaves_like_the_local_model(tmp_path):
     backend = _replay(tmp_path, {"backend": "local", "options": {"model_path": "/m.gguf"}})
     local = build_backend(Profile("l", "local", options={"model_path": "/m.gguf"}), env={})
-    assert backend.context_tokens == local.context_tokens == 16384
+    assert backend.context_tokens == local.context_tokens == 8192
     assert backend.auto_extract_default is local.auto_extract_default is False
     assert schema_in_prompt_on(ShellAgent(), backend) is True
 

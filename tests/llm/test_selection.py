@@ -54,7 +54,7 @@ def test_auto_order_probes_lm_studio_then_ollama_then_embedded():
     backend = select_backend(None, env={}, probe=lambda h, p: False, local_available=lambda: True)
     assert isinstance(backend, LocalBackend)
     assert backend.auto_extract_default is False and backend.auto_title_default is False
-    assert backend.context_tokens == 16384 and backend.n_ctx == 16384
+    assert backend.context_tokens == 8192 and backend.n_ctx == 8192
 
 
 def test_lm_studio_backend_is_local_and_reaches_the_server():
@@ -63,7 +63,7 @@ def test_lm_studio_backend_is_local_and_reaches_the_server():
         port = server.port
         profiles = {"studio": {"backend": "lmstudio", "endpoint": server.url}}
         backend = select_backend(profiles, "studio", env={})
-        assert backend.auto_extract_default is False and backend.context_tokens == 16384
+        assert backend.auto_extract_default is False and backend.context_tokens == 8192
         assert backend.chat([Message("user", "x")]).text == "hi from the server"
         assert backend.model == "loaded-model" and port
 
@@ -118,7 +118,7 @@ def test_replay_profile_records_from_a_source_profile(tmp_path):
 
 
 def test_defaults_table():
-    assert defaults_for("local").max_context_tokens == 16384
+    assert defaults_for("local").max_context_tokens == 8192
     assert defaults_for("openai", "http://localhost:8080/v1").auto_extract is False
     assert defaults_for("openai", "https://example.invalid/v1").auto_extract is True
     assert defaults_for("vertex").max_tool_result_tokens == 32768
