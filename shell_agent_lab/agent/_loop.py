@@ -33,7 +33,6 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          named_tool_note, written_query,
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
-from ..answers.compose import SERIES_FOOTER
 from ..answers.numbers import humane_numbers
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools, first_call_tools
@@ -616,7 +615,8 @@ class _Turn:
         if env.answer_strategy == "operation":
             return self._by_operation()
         from ..answers.program_run import run_program, warm_up
-        from ._program_path import PROGRAM_TOOL, answer_by_program, frames_for, program_failed, record_program
+        from ._program_path import (PROGRAM_TOOL, answer_by_program, frames_for, program_failed, record_program,
+                                    step_summary)
 
         # the runner's first use loads scipy and takes stock of the modules: meanwhile the model writes
         threading.Thread(target=warm_up, name="program-warm-up", daemon=True).start()
@@ -632,10 +632,9 @@ class _Turn:
                                            "arguments": {"code": data["code"]}})
             else:
                 status = "error" if data.get("error") else "success"
-                lines = [ln for ln in (data.get("error") or data.get("output") or "").splitlines()
-                         if ln.strip() and not SERIES_FOOTER.match(ln)]
+                summary = step_summary(data.get("output") or "", data.get("error"))
                 env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
-                                         "status": status, "summary": _summary(lines[-1] if lines else "")})
+                                         "status": status, "summary": _summary(summary)})
 
         context = ""
         rows_shared = getattr(env, "data_sharing", "rows") == "rows"

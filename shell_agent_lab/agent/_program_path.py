@@ -26,7 +26,7 @@ from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, ow
 from ..llm.types import ChatOptions, Message
 from ._types import ToolActivity
 
-__all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "program_failed", "cell_code",
+__all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "program_failed", "step_summary", "cell_code",
            "record_program"]
 
 log = logging.getLogger(__name__)
@@ -208,6 +208,15 @@ def cell_code(code: str, frames: list[str], tables: list[str]) -> str:
     return f"{head}def _program({', '.join(frames)}):\n{body}\n\n\n_program({args})"
 
 
+def step_summary(output: str, error: str | None) -> str:
+    """The program step's line in the cell and the panel: its error, or how much it printed
+    (what it printed is the answer, shown right below: said twice, it read as a stutter)."""
+    if error:
+        return error[:200]
+    lines = [ln for ln in (output or "").splitlines() if ln.strip() and not SERIES_FOOTER.match(ln)]
+    return f"ran, printed {len(lines)} line{'s' if len(lines) != 1 else ''}" if lines else "ran, printed nothing"
+
+
 def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call_id: str,
                    frames: list[str], tables: list[str] | None = None) -> None:
     """Keep each program run in the records and the reply: a failed one as a failed step, the
@@ -222,9 +231,7 @@ def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call
         content = attempt.get("output") or "(no output)" if last else f"Error: {attempt.get('error')}"
         env.store.append_record(sid, "tool", content, tool_name=PROGRAM_TOOL, tool_call_id=this_id,
                                 status="success" if last else "error")
-        lines = [ln for ln in content.splitlines()
-                 if ln.strip() and not SERIES_FOOTER.match(ln)]
         reply.tool_activity.append(ToolActivity(
             tool_call_id=this_id, name=PROGRAM_TOOL, arguments=arguments, status="success" if last else "error",
-            summary=(lines[-1][:200] if lines else "ran"),
+            summary=step_summary(attempt.get("output") or "", None if last else attempt.get("error") or "failed"),
             ran={"code": [cell_code(attempt["code"], frames, list(tables or []))]} if last else {}))
