@@ -28,7 +28,7 @@ from urllib.parse import urlparse
 
 __all__ = ["LEVELS", "REMOTE_DEFAULT", "AGGREGATE_MAX_ROWS", "TREAT_AS_REMOTE_ENV", "LEVEL_ENV", "effective_sharing",
            "leaves_machine", "destination", "label", "record_meta", "model_view", "scrub_error",
-           "scrub_code", "check_level"]
+           "scrub_code", "check_level", "COMPUTED_ANSWER", "answer_view"]
 
 LEVELS = ("rows", "aggregates", "schema")
 #: the level a remote endpoint gets when none is set (see docs/security.md for why)
@@ -206,6 +206,21 @@ def scrub_code(text: str, keep: Iterable[str] = ()) -> str:
         body = match.group("body")
         return match.group(0) if body in names or not body else f"{match.group('q')}…{match.group('q')}"
     return _NUMBER.sub("…", _STRING.sub(string, text))
+
+
+#: the record meta of an answer written in the notebook from results the model did not read (a
+#: pandas program's output composed by code): below "rows" the model never reads it
+COMPUTED_ANSWER = {"computed": True}
+
+
+def answer_view(content: str, meta: Mapping[str, Any] | None, level: str) -> str:
+    """The text of an assistant record the model reads at ``level``: the record itself, except an
+    answer composed from results the model did not read (``COMPUTED_ANSWER``), which below
+    "rows" holds the data the level keeps here."""
+    if level == "rows" or not (isinstance(meta, Mapping) and meta.get("computed")):
+        return content
+    return (f"[an answer computed in the notebook from the data; shown to the user and not sent to the "
+            f"model (data sharing: {level})]")
 
 
 def _shape(tag: Mapping[str, Any], level: str) -> str:

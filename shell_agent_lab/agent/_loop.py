@@ -19,7 +19,7 @@ from ..context.builder import earlier_turns, refers_back
 from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
-from ..sharing import model_view, record_meta, scrub_error
+from ..sharing import COMPUTED_ANSWER, model_view, record_meta, scrub_error
 from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolEngine, ToolError, ToolRegistry, ToolResult, ToolSettings
 from . import _context
@@ -671,7 +671,7 @@ class _Turn:
         else:
             self._evidence.append(outcome.output)
             text = humane_numbers(outcome.composed.text, self._message)
-        env.store.append_record(self.sid, "assistant", text)
+        env.store.append_record(self.sid, "assistant", text, meta=dict(COMPUTED_ANSWER))
         self.reply.text = text
         env.answered = True
         return True

@@ -42,6 +42,7 @@ from ._backends import (BackendSlot, answer_strategy_for, auto_extract_on, auto_
                         tool_set_for)
 from ._destination import rows_go_to
 from ._no_data import no_data_answer
+from ._program_path import PROGRAM_TOOL
 from ._sharing import SharingNotices, compose_from_results, sharing_level, sharing_status
 from ._engines import EngineSlot
 from ._titles import DEFAULT_TITLE, make_title
@@ -609,7 +610,9 @@ class Agent:
                     reply = self._answer_without_model(session, turn, blocked)
                 else:
                     reply = run_turn(env, turn.message)
-                    if env.data_sharing == "schema" and reply.error is None and reply.text:
+                    computed = any(a.name == PROGRAM_TOOL for a in reply.tool_activity)
+                    if env.data_sharing == "schema" and reply.error is None and reply.text and not computed:
+                        # (a program's answer is composed from its printed results already)
                         reply.text = compose_from_results(reply.text, reply.tables, turn.message)
                     answered = env.answered and reply.error is None and not turn.cancel.is_set()
         except BaseException as exc:  # recovered: the state machine must never stay BUSY

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any, Callable
 
 from ..llm.types import Message, ToolCall
-from ..sharing import model_view
+from ..sharing import answer_view, model_view
 from ._text import time_marker, time_prefix
 from .anchors import split_anchors
 from .guard import wrap
@@ -99,6 +99,8 @@ def render_record(record: Any, *, tag: str, tool_cap: int, marker: bool,
     pictures: list[tuple[str, bytes]] = []
     if role == "tool":
         content = truncate_to_tokens(tool_text(record, sharing), tool_cap)
+    elif role == "assistant":
+        content = answer_view(content, getattr(record, "meta", None), sharing)
     if role == "user":
         anchors, _, rest = split_anchors(content)
         if images is not None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from ..llm.types import Backend, Message
+from ..sharing import answer_view
 from ._history import (
     Older, SessionState, classify_older, is_placeholder, memory_signature, message_tokens,
     pair_tool_calls, window_start,
@@ -136,7 +137,7 @@ class ContextBuilder:
             tag = self._guards.tag(session_id)
             current = _current_turn(state) if history == "turn" else None
             if current is not None and refers_back(state.raw[current].content or ""):
-                earlier = earlier_turns(state.raw[:current], self._clean_for_digest(tag))
+                earlier = earlier_turns(state.raw[:current], self._clean_for_digest(tag), sharing=sharing)
                 if earlier:
                     block = wrap(tag, "\n" + earlier + "\n")
                     context = (context + "\n" if context else "") + f"{EARLIER_HEADER}\n{block}\n"
@@ -449,11 +450,13 @@ def _current_turn(state: SessionState) -> int | None:
 
 
 def earlier_turns(records: Sequence[Any], clean: Callable[[str], str], *, turns: int = 3,
-                  max_chars: int = 300) -> str:
-    """The last ``turns`` questions of ``records`` with their final answers, one line each."""
+                  max_chars: int = 300, sharing: str = "rows") -> str:
+    """The last ``turns`` questions of ``records`` with their final answers, one line each (an
+    answer as the model may read it at data-sharing level ``sharing``)."""
     pairs: list[tuple[str, str]] = []
     for record in records:
-        text = clean(record.content or "").strip().replace("\n", " ")
+        content = answer_view(record.content or "", getattr(record, "meta", None), sharing)
+        text = clean(content).strip().replace("\n", " ")
         if record.role == "user":
             pairs.append((text, ""))
         elif record.role == "assistant" and text and pairs and not getattr(record, "tool_calls", None):

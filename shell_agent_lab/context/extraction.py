@@ -25,6 +25,7 @@ from typing import Any, Callable, Sequence
 
 from ..llm.errors import LLMError
 from ..llm.types import Backend, ChatOptions, Message
+from ..sharing import answer_view
 from ._text import jaccard, token_set
 from .guard import clean_reply, new_tag, wrap
 
@@ -331,7 +332,7 @@ class Extractor:
         facts = [e.fact for e in self._store.global_memory.list()]
         facts += [e.fact for e in self._store.session_memory.list(session_id)]
         known = "\n".join(f"- {f}" for f in facts) if facts else "(none)"
-        conversation = "\n".join(f"[turn {i}|{r.role}]: {r.content}"
+        conversation = "\n".join(f"[turn {i}|{r.role}]: {answer_view(r.content, getattr(r, 'meta', None), 'schema')}"
                                  for i, r in enumerate(window.records, 1))
         conv_tag, known_tag = _fresh_tag(conversation), _fresh_tag(known)
         system = EXTRACTION_PROMPT.format(conv_tag=conv_tag, known_tag=known_tag, example=EXAMPLE_LINE,

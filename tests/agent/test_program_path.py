@@ -224,3 +224,22 @@ def test_a_question_that_leans_on_an_earlier_one_gets_the_earlier_question_not_i
     assert "follows this earlier one, already answered" in prompt and "units above 2" in prompt
     assert "region West" not in prompt                            # the last question only
     assert "@n[2]" not in prompt and "@n[3]" not in prompt         # shown answers, the model printed them again
+
+
+def test_below_rows_a_programs_answer_is_shown_but_the_model_never_reads_it_later(program_agent, settings):
+    """At "schema" (and "aggregates") the answer a program's output was composed into holds the
+    data: the user reads it whole; later requests and memory extraction read a placeholder."""
+    settings.data_sharing = "schema"
+    code = "print(f\"@n[{(sales['units'] * 1000003).sum()}]\")"          # 17 units → 17000051
+    backend = ScriptedBackend([_program(code), "I computed it in the notebook."])
+    agent, _ = program_agent(backend)
+    first = agent.run("What is the weighted unit count in sales? End your answer with @n[value] (a whole number).")
+    assert first.text == "@n[17000051]"                                  # composed here, not masked
+    agent.run("And why is that so high?")                               # leans on it: earlier turns are shown
+    later = "\n".join(m.content for m in backend.requests[-1].messages)
+    assert "17000051" not in later and "computed in the notebook from the data" in later
+    from shell_agent_lab.context.extraction import Extractor
+    records = [r for r in agent.store.list_records(agent.session.id) if r.role != "tool"]
+    window = type("W", (), {"records": records, "tool_originated": True})()
+    sent = "\n".join(m.content for m in Extractor(agent.store, lambda *a: None)._request(agent.session.id, window))
+    assert "17000051" not in sent
