@@ -51,15 +51,17 @@ def run_lifecycle(store: Any, session_id: str, message: str) -> None:
 
 
 def run_extraction(store: Any, publish: Callable[[str, dict], None], session_id: str,
-                   backend: Backend, private: bool, cancel: threading.Event | None = None) -> Any:
-    """Extract memories from the latest turn (cancelled with ``cancel``).
+                   backend: Backend, private: bool, cancel: threading.Event | None = None,
+                   sharing: str = "rows") -> Any:
+    """Extract memories from the latest turn (cancelled with ``cancel``), reading its answers as
+    the model may at data-sharing level ``sharing``.
 
     Stop pressed while the model's reply is arriving discards that reply: nothing is stored.
     """
     from ..context import Extractor
 
     return Extractor(store, publish).run(session_id, _Cancellable(backend, cancel), private=private,
-                                         options=ChatOptions(cancel=cancel))
+                                         options=ChatOptions(cancel=cancel), sharing=sharing)
 
 
 class _Cancellable:

@@ -806,7 +806,9 @@ class Agent:
         def publish(type_: str, data: dict | None = None) -> None:
             self.events.publish(type_, data or {}, session_id=sid)
 
-        return _context.run_extraction(self.store, publish, sid, backend, bool(session.private), cancel)
+        level = sharing_level(self.settings, self._profile_dict(session), backend)
+        return _context.run_extraction(self.store, publish, sid, backend, bool(session.private), cancel,
+                                       sharing=level)
 
     def _generate_title(self, session: Any, backend: Backend, cancel: threading.Event) -> None:
         first = next((r.content for r in self.store.list_records(session.id) if r.role == "user"), "")

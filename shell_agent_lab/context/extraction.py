@@ -294,12 +294,14 @@ class Extractor:
         self._publish = publish
 
     def run(self, session_id: str, backend: Backend, *, private: bool,
-            options: ChatOptions | None = None) -> ExtractionResult:
+            options: ChatOptions | None = None, sharing: str = "rows") -> ExtractionResult:
+        """One pass over the latest turn; an answer computed from data the model may not read at
+        data-sharing level ``sharing`` is sent as a placeholder."""
         result = ExtractionResult()
         window = _window(self._store.list_records(session_id))
         if len(window.records) < 2:
             return result
-        messages = self._request(session_id, window)
+        messages = self._request(session_id, window, sharing)
         result.called = True
         try:
             response = backend.chat(messages, (), options=options)
@@ -328,11 +330,11 @@ class Extractor:
 
     # --- request ------------------------------------------------------------------------------
 
-    def _request(self, session_id: str, window: _Window) -> list[Message]:
+    def _request(self, session_id: str, window: _Window, sharing: str = "rows") -> list[Message]:
         facts = [e.fact for e in self._store.global_memory.list()]
         facts += [e.fact for e in self._store.session_memory.list(session_id)]
         known = "\n".join(f"- {f}" for f in facts) if facts else "(none)"
-        conversation = "\n".join(f"[turn {i}|{r.role}]: {answer_view(r.content, getattr(r, 'meta', None), 'schema')}"
+        conversation = "\n".join(f"[turn {i}|{r.role}]: {answer_view(r.content, getattr(r, 'meta', None), sharing)}"
                                  for i, r in enumerate(window.records, 1))
         conv_tag, known_tag = _fresh_tag(conversation), _fresh_tag(known)
         system = EXTRACTION_PROMPT.format(conv_tag=conv_tag, known_tag=known_tag, example=EXAMPLE_LINE,

@@ -241,5 +241,8 @@ def test_below_rows_a_programs_answer_is_shown_but_the_model_never_reads_it_late
     from shell_agent_lab.context.extraction import Extractor
     records = [r for r in agent.store.list_records(agent.session.id) if r.role != "tool"]
     window = type("W", (), {"records": records, "tool_originated": True})()
-    sent = "\n".join(m.content for m in Extractor(agent.store, lambda *a: None)._request(agent.session.id, window))
-    assert "17000051" not in sent
+    def sent(level):
+        return "\n".join(m.content for m in Extractor(agent.store, lambda *a: None)._request(agent.session.id,
+                                                                                          window, level))
+    assert "17000051" not in sent("schema") and "17000051" not in sent("aggregates")
+    assert "17000051" in sent("rows")                                   # at rows extraction reads it as before
