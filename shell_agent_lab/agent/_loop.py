@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
 from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
-from ..context.builder import earlier_turns, refers_back
+from ..context.builder import last_question, refers_back
 from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
@@ -643,9 +643,7 @@ class _Turn:
                 earlier = [r for r in env.store.list_records(self.sid)][:-1]
                 # the last question only: shown earlier answers (or several questions), the model
                 # answered those again
-                asked = [ln[3:] for ln in earlier_turns(earlier, lambda t: t, turns=1).splitlines()
-                         if ln.startswith("Q: ")]
-                context = asked[-1] if asked else ""
+                context = last_question(earlier)
             except Exception:
                 log.debug("could not read the earlier questions", exc_info=True)
         cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel

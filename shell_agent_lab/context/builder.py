@@ -467,6 +467,15 @@ def earlier_turns(records: Sequence[Any], clean: Callable[[str], str], *, turns:
     return "\n".join(lines)
 
 
+def last_question(records: Sequence[Any], *, max_chars: int = 300) -> str:
+    """The last question of ``records`` on one line, as :func:`earlier_turns` writes it ("" when
+    there is none)."""
+    for record in reversed(records):
+        if record.role == "user":
+            return _clip((record.content or "").strip().replace("\n", " "), max_chars)
+    return ""
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
