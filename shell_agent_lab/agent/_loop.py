@@ -610,7 +610,7 @@ class _Turn:
             tool_names = [d.name for d in env.registry.available(self._tool_context(), env.disabled)]
         except Exception:
             tool_names = []
-        if asks_beyond_answers(self._message, tool_names):
+        if asks_beyond_answers(self._message, tool_names, names):
             return False          # a chart, a finding, a file, a named tool: the tool loop does it
         if env.answer_strategy == "operation":
             return self._by_operation()

@@ -35,7 +35,10 @@ _ASKED_FOR: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
         (("save_query",), r"\bsave\b.*\btable\b|\bcreate\s+(?:a\s+)?table\b"),
         (("reset_analysis",), r"\breset\b|\bdrop\s+(?:all\s+)?(?:the\s+)?tables\b"),
         (("quick_summary", "suggest_analysis"), r"\bsummar\w*|\bsuggest\w*|\bideas?\b|\bwhat\s+should\s+i\b"),
-        (("create_report",), r"\breport\b"),
+        # the noun ("write a report", "the report"), not the verb of "Report the slope and R squared"
+        (("create_report",), r"\b(?:an?|the|my|this|that|html|markdown|pdf|full|short|written|summary)\s+report\b|"
+                             r"\breports\b|\breport\s+(?:file|document|page)\b|"
+                             r"\b(?:create|make|write|build|draft|generate|export|produce|save)\w*\s+(?:\w+\s+){0,2}report\b"),
         (("analyze_text", "grep_text", "get_text", "list_objects", "get_object"),
          r"\b(?:document|pdf|attachment|attached|text\s+file|grep|image|object)\w*"),
     ))
@@ -57,14 +60,39 @@ def compact_tools(tools: Sequence[ToolSpec], message: str) -> list[ToolSpec]:
 _BEYOND = frozenset({"create_chart", "promote_finding", "save_query", "reset_analysis", "create_report"})
 
 
-def asks_beyond_answers(message: str, tool_names: Sequence[str] = ()) -> bool:
+#: loading something new: a file by name, or "load" with what is loaded
+_LOADS = re.compile(r"\bload(?:s|ed|ing)?\s+(?:in\s+|up\s+)?(?:(?:the|a|an|this|that|my|another|new|our)\s+)?"
+                    r"(?:file|csv|tsv|json|parquet|excel|spreadsheet|dataset|data\s+(?:from|in|at)|table\s+from)\b",
+                    re.IGNORECASE)
+_FILE = re.compile(r"([\w.-]+)\.(?:csv|tsv|json|jsonl|ndjson|parquet|xlsx?)\b", re.IGNORECASE)
+_KEEPS = re.compile(r"\b(?:remember|memori[sz]e|keep\s+in\s+mind|from\s+now\s+on)\b", re.IGNORECASE)
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+
+
+def _without(message: str, names: Sequence[str]) -> str:
+    """``message`` with the data's own names blanked: a column called ``load_mw`` or
+    ``report_date`` is the data, not a request to load or report."""
+    for name in sorted({str(n) for n in names if str(n).strip()}, key=len, reverse=True):
+        message = re.sub(rf"(?<![\w.]){re.escape(name)}(?![\w])", " ", message, flags=re.IGNORECASE)
+    return message
+
+
+def asks_beyond_answers(message: str, tool_names: Sequence[str] = (), names: Sequence[str] = ()) -> bool:
     """The message asks for more than an answer computed from the data: a chart, a file to load,
     something to remember, a finding, a document — or it names a tool. The program path leaves
-    such messages to the tool loop."""
-    if any(pattern.search(message or "") for names, pattern in _ASKED_FOR if names & _BEYOND):
+    such messages to the tool loop. ``names`` are the data's tables and columns: words of the
+    data are not requests, and a file named after a table already here is not a file to load."""
+    tables = {_key(str(n)) for n in names}
+    files = [m.group(1) for m in _FILE.finditer(message or "")]
+    if any(_key(stem) not in tables for stem in files):
         return True
-    if re.search(r"\bload\w*\b|\.(?:csv|tsv|json|jsonl|ndjson|parquet)\b|\b(?:remember|memori[sz]e|keep\s+in\s+mind|"
-                 r"from\s+now\s+on)\b", message or "", re.I):
+    text = _FILE.sub(" ", _without(message or "", names))
+    if any(pattern.search(text) for group, pattern in _ASKED_FOR if group & _BEYOND):
+        return True
+    if _LOADS.search(text) or _KEEPS.search(text):
         return True
     # a name like promote_finding (plain words such as "statistics" are ordinary English)
     return any(re.search(rf"\b{re.escape(n)}\b", message or "") for n in tool_names if "_" in n)

@@ -286,11 +286,16 @@ def _describe(exc: BaseException, frames: Mapping[str, Any]) -> str:
 
 _SCALAR_ATTRIBUTE = re.compile(r"^'(?:int|float|numpy\.\w+|str|bool)' object has no attribute")
 _NO_MODULE_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
+_UNPACK = re.compile(r"^(?:too many|not enough) values to unpack")
 _REGRESSION = {"ols", "OLS", "linear_regression", "regress", "regression", "linregress", "lstsq", "LinearRegression"}
 
 
 def _slip_hint(exc: BaseException, text: str) -> str | None:
     """A hint for the slips small models make most in pandas, or None."""
+    if isinstance(exc, ValueError) and _UNPACK.match(text):
+        return ("scipy.stats results unpack as: linregress -> slope, intercept, rvalue, pvalue, stderr; "
+                "ttest_ind, ttest_rel, pearsonr, spearmanr, kendalltau, f_oneway, shapiro -> statistic, pvalue; "
+                "chi2_contingency -> chi2, p, dof, expected (or read result.slope, result.pvalue …)")
     if not isinstance(exc, AttributeError):
         return None
     if _SCALAR_ATTRIBUTE.match(text):

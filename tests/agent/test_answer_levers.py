@@ -13,7 +13,7 @@ from shell_agent_lab.agent import Agent
 from shell_agent_lab.agent._loopguard import (FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
                                               imitates_tool_result, mentions_data, promises_next_step,
                                               strip_fake_result, ungrounded_numbers)
-from shell_agent_lab.agent._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools
+from shell_agent_lab.agent._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools
 from shell_agent_lab.agent.factory import default_registry
 from shell_agent_lab.analysis import AnalysisEngine
 from shell_agent_lab.context.builder import EARLIER_HEADER, refers_back
@@ -96,6 +96,35 @@ def test_the_compact_set_is_the_core_plus_what_the_message_asks_for():
     assert "remember_fact" in names("Remember that I report in euros")
     assert "promote_finding" in names("Record this as a finding")
     assert "load_data" in names("Load data/sales.csv as sales")
+
+
+def test_report_as_a_verb_is_a_question_and_as_a_noun_a_report():
+    names = lambda message: [t.name for t in compact_tools(_specs(), message)]   # noqa: E731
+    for verb in ("Report the F statistic and whether the means differ.", "Fit y = a + b*x. Report the slope b.",
+                 "report whether the groups differ"):
+        assert "create_report" not in names(verb), verb
+        assert not asks_beyond_answers(verb)
+    for noun in ("Write a report of the monthly revenue", "Create a short markdown report", "Save the report",
+                 "generate an HTML report on churn"):
+        assert "create_report" in names(noun), noun
+        assert asks_beyond_answers(noun)
+
+
+def test_the_datas_own_words_are_not_requests():
+    """A column called load_mw or report_date, a file named after a table already loaded: the
+    program path answers; loading a new file, a chart, something to remember: the tool loop."""
+    names = ["meters", "load_mw", "report_date", "region"]
+    assert not asks_beyond_answers("What is the mean load_mw per region?", names=names)
+    assert not asks_beyond_answers("How many distinct report_date values are there?", names=names)
+    assert not asks_beyond_answers("In meters.csv, what is the peak load_mw?", names=names)
+    assert not asks_beyond_answers("What was the average load on weekdays?", names=names)
+    assert asks_beyond_answers("Load data/prices.csv and join it to meters", names=names)
+    assert asks_beyond_answers("What is in prices.csv?", names=names)
+    assert asks_beyond_answers("load the file of tariffs first", names=names)
+    assert asks_beyond_answers("Plot load_mw by region", names=names)
+    assert asks_beyond_answers("Remember that load_mw is in megawatts", names=names)
+    assert asks_beyond_answers("Record this as a finding", names=names)
+    assert asks_beyond_answers("run promote_finding on it", ["promote_finding"], names)
 
 
 def test_the_first_request_of_the_compact_set_fits_the_budget():

@@ -145,6 +145,10 @@ def test_the_slips_small_models_make_get_a_hint_not_the_column_list(frames):
     assert "frame.loc[label, 'column']" in run.error and "columns are" not in run.error
     run = run_program("import pandas as pd\nprint(pd.ols(y=df['sales'], x=df['units']))", {"df": frames["df"]})
     assert "module 'pandas' has no attribute 'ols' — for a least-squares line use stats.linregress(x, y)" in run.error
+    run = run_program("from scipy import stats\nslope, intercept, r = stats.linregress(df['units'], df['sales'])\n"
+                      "print(slope)", {"df": frames["df"]})
+    assert "line 2: ValueError: too many values to unpack (expected 3) — scipy.stats results unpack as: " \
+           "linregress -> slope, intercept, rvalue, pvalue, stderr" in run.error
 
 
 def test_missing_attribute_error_lists_columns_of_every_frame(frames):
