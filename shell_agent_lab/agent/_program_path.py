@@ -124,6 +124,9 @@ def _unfilled(missing: dict[str, str]) -> str:
     if nan:
         return ("it printed nan for " + ", ".join(nan) + ": the values it used hold missing values (NaN); drop "
                 "them first (scipy.stats and numpy do not skip them).")
+    wrong = [f"{k}: it printed {why}" for k, why in missing.items() if " is not one of " in why]
+    if wrong:
+        return "; ".join(wrong) + ". Print the value the question asks for, one of the values it lists."
     return "it printed no value for " + ", ".join(missing) + ". Print every value in the form asked."
 
 

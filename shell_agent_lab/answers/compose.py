@@ -108,6 +108,8 @@ def format_value(raw: Any, slot: Slot) -> str | None:
             n = _number(item)
             items.append(plain_number(n, slot.decimals) if n is not None else item)
         return ", ".join(items) if items else None
+    if slot.options:
+        return _option(text, slot.options)
     number = _number(text)
     if kind == "integer":
         return str(int(round(number))) if number is not None else None
@@ -116,6 +118,23 @@ def format_value(raw: Any, slot: Slot) -> str | None:
     if number is not None and kind == "any":
         return plain_number(number, slot.decimals)
     return text
+
+
+def _option(text: str, options: tuple[str, ...]) -> str | None:
+    """``text`` as the one option it names (written as the question writes it), or None."""
+    low = text.lower().strip(" .")
+    for option in options:
+        if low == option.lower():
+            return option
+    named = [o for o in options if re.search(rf"(?<![\w+\-/]){re.escape(o.lower())}(?![\w+\-/])", low)]
+    return named[0] if len(named) == 1 else None
+
+
+def _not_read(raw: Any, slot: Slot) -> str:
+    """Why a printed value does not fill ``slot``."""
+    if slot.options:
+        return f"{_unwrap(raw)!r} is not one of {', '.join(slot.options)}"
+    return f"{raw!r} is not {slot.kind}"
 
 
 #: a printed Series' footer ("Name: units, dtype: float64"): pandas talking, not an answer
@@ -166,7 +185,7 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
                 printed = printed if line is not None else ""
             value = None if failure else format_value(raw, slot)
             if value is None:
-                missing[slot.label()] = why if raw is None or failure else f"{raw!r} is not {slot.kind}"
+                missing[slot.label()] = why if raw is None or failure else _not_read(raw, slot)
                 lines.append(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})")
             else:
                 written[slot.label()] = value
@@ -181,7 +200,7 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
         value = None if failure else format_value(raw, slot)
         body = _body(printed) if not failure and line is not None else ""
         if value is None:
-            missing["Answer:"] = why if raw is None or failure else f"{raw!r} is not {slot.kind}"
+            missing["Answer:"] = why if raw is None or failure else _not_read(raw, slot)
             return Composed("\n".join(x for x in (body, f"Answer: {NOT_COMPUTED} ({missing['Answer:']})") if x),
                             written, missing)
         written["Answer:"] = value
@@ -215,7 +234,7 @@ def finish(form: AnswerForm, text: str, *, computed: bool, grounded: Any = None)
             return None
         value = format_value(raw, slot)
         if value is None:
-            missing[slot.label()] = f"{_unwrap(raw)!r} is not {slot.kind}"
+            missing[slot.label()] = _not_read(raw, slot)
             return None
         if grounded is not None and _number(raw) is not None and not grounded(_unwrap(raw)):
             missing[slot.label()] = f"no computed result holds {_unwrap(raw)}"

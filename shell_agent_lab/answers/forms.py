@@ -55,6 +55,8 @@ class Slot:
     #: how a yes/no value is written: "yes" (Yes/No) or "true" (True/False)
     truth: str = "yes"
     placeholder: str = ""
+    #: the values the question allows ("as night, morning, afternoon or evening"), as it writes them
+    options: tuple[str, ...] = ()
 
     def label(self) -> str:
         return f"@{self.name}[…]" if self.name else "Answer:"
@@ -92,12 +94,36 @@ def _slot_hint(slot: Slot) -> str:
         return "True or False" if slot.truth == "true" else "Yes or No"
     if slot.kind == "list":
         return "comma-separated values"
+    if slot.options:
+        return "one of " + ", ".join(slot.options)
     parts = []
     if slot.kind == "percent":
         parts.append("a percentage from 0 to 100")
     if slot.decimals is not None:
         parts.append(f"rounded to {slot.decimals} decimal place{'s' if slot.decimals != 1 else ''}")
     return ", ".join(parts)
+
+
+_OPTION = r"[A-Za-z0-9][\w+\-/]*"
+_OPTIONS = rf"((?:{_OPTION}\s*,\s*)*{_OPTION}\s*,?\s+or\s+{_OPTION})(?![\w+\-/])"
+#: words that make "as … or …" a kind, not a list of values ("as an integer or a float", "yes or no")
+_NOT_OPTIONS = frozenset({"a", "an", "the", "number", "numbers", "integer", "integers", "float", "decimal",
+                          "percentage", "percent", "text", "name", "names", "string", "value", "values",
+                          "yes", "no", "true", "false", "list", "label", "labels", "none", "null"})
+
+
+def _options(text: str, name: str = "") -> tuple[str, ...]:
+    """The values a slot may take when the question lists them: ``daypart as night, morning,
+    afternoon or evening`` (for the part ``name``), ``Answer: <north, south or west>``."""
+    lead = (rf"\b{re.escape(name)}[\"'`]?\s+(?:as|is|being|=|:|should\s+be|must\s+be)" if name
+            else r"\bAnswer\s*:\s*[<\[`\"']?")
+    m = re.search(rf"{lead}\s*(?:one\s+of\s+|either\s+)?[\"'`]?{_OPTIONS}", text)
+    if not m:
+        return ()
+    items = [w.strip() for w in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", m.group(1)) if w.strip()]
+    if len(items) < 2 or any(w.lower() in _NOT_OPTIONS for w in items) or len(set(items)) != len(items):
+        return ()
+    return tuple(items)
 
 
 def _count(word: str) -> int:
@@ -171,11 +197,14 @@ def read_form(question: str) -> AnswerForm:
                 kind, decimals, truth = _kind(m.group(2).replace("_", " "))
             if kind in ("any", "number", "percent") and decimals is None and overall is not None:
                 decimals = overall       # "any" stays any: a name is written as it is
-            slots.append(Slot(name, kind, decimals, truth, m.group(2).strip()))
+            options = _options(_CLOSED.sub(" ", text), name) if kind in ("any", "text") else ()
+            slots.append(Slot(name, "text" if options else kind, decimals, truth, m.group(2).strip(), options))
         return AnswerForm(CLOSED, tuple(slots), overall)
     if _ASKS_LINE.search(text) or _ANSWER_LINE.search(text.strip().splitlines()[-1] if text.strip() else ""):
         kind, decimals, truth = _kind(text)
         if kind in ("any", "text") and _COUNT_WORDS.search(text):
             kind, decimals = "integer", 0
-        return AnswerForm(ANSWER_LINE, (Slot("", kind, decimals, truth),), overall)
+        options = _options(text) if kind in ("any", "text") else ()
+        return AnswerForm(ANSWER_LINE, (Slot("", "text" if options else kind, decimals, truth, options=options),),
+                          overall)
     return AnswerForm(FREE, (), overall)

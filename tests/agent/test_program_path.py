@@ -246,3 +246,15 @@ def test_below_rows_a_programs_answer_is_shown_but_the_model_never_reads_it_late
                                                                                           window, level))
     assert "17000051" not in sent("schema") and "17000051" not in sent("aggregates")
     assert "17000051" in sent("rows")                                   # at rows extraction reads it as before
+
+
+def test_a_value_outside_the_options_the_question_lists_goes_back_with_them(program_agent):
+    hour = "print(f\"@region[{sales['units'].idxmax()}]\")"
+    label = "print(f\"@region[{sales.loc[sales['units'].idxmax(), 'region']} (7 units)]\")"
+    backend = ScriptedBackend([_program(hour), _program(label)])
+    agent, _ = program_agent(backend)
+    r = agent.run("Which region sold the most units in one order? Put the result in the form @region[value], "
+                  "with region as North, South, East or West.")
+    assert r.text == "@region[West]"
+    told = backend.requests[1].messages[-1].content
+    assert "@region[…]: it printed '2' is not one of North, South, East, West" in told

@@ -149,3 +149,27 @@ def test_a_printed_series_footer_is_not_part_of_the_answer():
     out = compose(read_form("What are the average units per product?"),
                   "Average units:\nproduct\nGadget    50.395833\nWidget    50.770833\nName: units, dtype: float64\n")
     assert out.text == "Average units:\nproduct\nGadget    50.40\nWidget    50.77"
+
+
+@pytest.mark.parametrize("question, options", [
+    ("Which part of the day has the most trips? Put the result in the form @daypart[value] @trips[value], with "
+     "daypart as night, morning, afternoon or evening; trips as an integer.", ("night", "morning", "afternoon", "evening")),
+    ("Give @tier[value], where tier is one of Gold, Silver or Bronze.", ("Gold", "Silver", "Bronze")),
+    ("Which side wins? Close with a final line `Answer: <north or south>`.", ("north", "south")),
+    ("Is it above 5? Close with a final line `Answer: yes` or `Answer: no`.", ()),
+    ("Report @kind[value] as an integer or a float.", ()),
+    ("Which region sells most? End your answer with @region[value] (the region's name).", ()),
+])
+def test_the_values_a_question_lists_are_the_only_ones_a_part_takes(question, options):
+    form = read_form(question)
+    assert form.slots[0].options == options
+
+
+def test_a_value_outside_the_listed_options_is_not_an_answer():
+    form = read_form("Busiest? Put the result in the form @daypart[value] @trips[value], with daypart as night, "
+                     "morning, afternoon or evening; trips as an integer.")
+    assert compose(form, "@daypart[17]\n@trips[221]").missing == {
+        "@daypart[…]": "'17' is not one of night, morning, afternoon, evening"}
+    out = compose(form, "@daypart[Afternoon (12-18h)]\n@trips[221.0]")
+    assert out.complete and out.text == "@daypart[afternoon]\n@trips[221]"
+    assert "# one of night, morning, afternoon, evening" in form.print_instruction()
