@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from ..answers.compose import SERIES_FOOTER, Composed, compose
 from ..answers.forms import AnswerForm, read_form
+from ..answers.least_squares import import_line, stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
                                       program_prompt, repaired, retry_prompt, with_imports, with_preamble)
 from ..llm.types import ChatOptions, Message
@@ -156,13 +157,15 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.attempts.append({"code": "", "error": error})
             messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, error))]
             continue
-        code = repaired(code)
+        # scikit-learn's LinearRegression and metrics, which the model reaches for, are numpy stand-ins
+        code, helpers = stand_ins(repaired(code))
         code = with_imports(own_frames(with_preamble(code, first), given))
         if on_step:
             on_step("program_start", {"code": code, "attempt": attempt + 1})
-        run = run_program(code, frames, timeout=timeout)
+        run = run_program(code, {**frames, **helpers}, timeout=timeout)
         error = _problem(run)
-        outcome.attempts.append({"code": code, "error": error, "output": run.stdout, "seconds": run.seconds})
+        outcome.attempts.append({"code": code, "error": error, "output": run.stdout, "seconds": run.seconds,
+                                 "helpers": import_line(helpers)})
         if on_step:
             on_step("program_end", {"code": code, "error": error, "output": run.stdout})
         if error is None:
@@ -201,13 +204,16 @@ def program_failed(question: str, error: str) -> str:
     return compose(read_form(question), "", failure=f"the program failed: {why}").text + "\n\n" + _TRY
 
 
-def cell_code(code: str, frames: list[str], tables: list[str]) -> str:
+def cell_code(code: str, frames: list[str], tables: list[str], helpers: str = "") -> str:
     """The program as a notebook cell: a function of the frames it reads, called once, so the
     variables it makes stay out of the notebook (a later question would see them as data); a
-    session table is read into its argument with ``table_frame``."""
+    session table is read into its argument with ``table_frame``; ``helpers`` is the import of
+    the stand-ins it used."""
     body = "\n".join(("    " + line) if line.strip() else "" for line in code.splitlines())
     args = ", ".join(f"{n}=table_frame({n!r})" if n in tables else f"{n}={n}" for n in frames)
-    head = "from shell_agent_lab.notebook.cells import table_frame\n\n\n" if tables else ""
+    imports = ["from shell_agent_lab.notebook.cells import table_frame"] if tables else []
+    imports += [helpers] if helpers else []
+    head = "\n".join(imports) + "\n\n\n" if imports else ""
     return f"{head}def _program({', '.join(frames)}):\n{body}\n\n\n_program({args})"
 
 
@@ -237,4 +243,5 @@ def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call
         reply.tool_activity.append(ToolActivity(
             tool_call_id=this_id, name=PROGRAM_TOOL, arguments=arguments, status="success" if last else "error",
             summary=step_summary(attempt.get("output") or "", None if last else attempt.get("error") or "failed"),
-            ran={"code": [cell_code(attempt["code"], frames, list(tables or []))]} if last else {}))
+            ran={"code": [cell_code(attempt["code"], frames, list(tables or []), attempt.get("helpers") or "")]}
+            if last else {}))

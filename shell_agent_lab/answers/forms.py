@@ -184,6 +184,9 @@ def read_form(question: str) -> AnswerForm:
     closed = list(_CLOSED.finditer(text))
     # the precision stated for the question as a whole: outside the parts' own instructions
     overall = _decimals(text[: closed[0].start()] if closed else text)
+    if closed:          # "… @b[value] @r2[value], both to 4 decimals": said after the parts, of them all
+        after = re.search(r"\b(?:both|all|each|every\s+\w+)\b[^.;\n]{0,30}", text[closed[-1].end():], re.I)
+        overall = _decimals(after.group(0)) if after and _decimals(after.group(0)) is not None else overall
     if closed:
         slots = []
         seen: set[str] = set()

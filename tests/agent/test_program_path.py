@@ -258,3 +258,26 @@ def test_a_value_outside_the_options_the_question_lists_goes_back_with_them(prog
     assert r.text == "@region[West]"
     told = backend.requests[1].messages[-1].content
     assert "@region[…]: it printed '2' is not one of North, South, East, West" in told
+
+
+def test_a_regression_written_with_scikit_learn_runs_on_the_stand_in_and_its_cell_reproduces_it(program_agent):
+    frame = pd.DataFrame({"km": [1.0, 2.0, 3.0, 4.0, None], "fare": [3.1, 4.9, 7.2, 8.8, 5.0]})
+    code = ("from sklearn.linear_model import LinearRegression\n"
+            "from sklearn.metrics import r2_score\n"
+            "both = trips.dropna()\n"
+            "model = LinearRegression().fit(both[['km']], both['fare'])\n"
+            "print(f\"@b[{model.coef_[0]:.4f}] @r2[{r2_score(both['fare'], model.predict(both[['km']])):.4f}]\")")
+    backend = ScriptedBackend([_program(code)])
+    agent, namespace = program_agent(backend, frame=frame)
+    namespace["trips"] = namespace.pop("sales")
+    r = agent.run("Fit fare = a + b * km. Put the result in the form @b[value] @r2[value], both to 4 decimals.")
+    fit = __import__("scipy.stats", fromlist=["linregress"]).linregress([1, 2, 3, 4], [3.1, 4.9, 7.2, 8.8])
+    assert r.text == f"@b[{fit.slope:.4f}]\n@r2[{fit.rvalue ** 2:.4f}]"
+    [cell] = cells_for(r, "Fit fare")
+    assert cell.source.startswith("# shell-agent-lab: Fit fare\n"
+                                  "from shell_agent_lab.answers.least_squares import LinearRegression, r2_score\n")
+    assert "sklearn" not in cell.source
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(cell.source, {"trips": frame})
+    assert f"@b[{fit.slope:.4f}]" in out.getvalue()

@@ -19,6 +19,8 @@ from shell_agent_lab.answers.forms import Slot, read_form
     ("Share of late orders? @late[value] (a percentage from 0 to 100, rounded to 1 decimal place)",
      [("late", "percent", 1)]),
     ("The top three? @top[value] (a comma-separated list)", [("top", "list", None)]),
+    ("Fit y = a + b * x. Put the result in the form @b[value] @a[value], both to 4 decimals.",
+     [("b", "any", 4), ("a", "number", 4)]),
 ])
 def test_closed_form_slots(question, slots):
     form = read_form(question)
