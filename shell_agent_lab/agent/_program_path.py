@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from ..answers.compose import SERIES_FOOTER, Composed, compose
 from ..answers.forms import AnswerForm, read_form
+from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import import_line, stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
                                       program_prompt, repaired, retry_prompt, with_imports, with_preamble)
@@ -141,6 +142,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     started = clock()
     form: AnswerForm = read_form(question)
     given = list(frames)
+    columns = [c for f in frames.values() for c in getattr(f, "columns", []) if isinstance(c, str)]
     views = _views(frames, engine, values=values)
     first = preamble(views)
     prompt = program_prompt(views, question, form, context=context)
@@ -159,6 +161,9 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             continue
         # scikit-learn's LinearRegression and metrics, which the model reaches for, are numpy stand-ins
         code, helpers = stand_ins(repaired(code))
+        code, respelled = spelled_as_columns(code, columns)
+        if respelled:
+            log.info("column names respelled as the frames have them: %s", respelled)
         code = with_imports(own_frames(with_preamble(code, first), given))
         if on_step:
             on_step("program_start", {"code": code, "attempt": attempt + 1})

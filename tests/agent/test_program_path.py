@@ -83,7 +83,7 @@ def test_a_program_that_writes_to_the_frame_works_on_its_own_view(program_agent)
 
 
 def test_a_failing_program_goes_back_once_with_its_error(program_agent):
-    bad = "print(f\"@n[{sales['Region'].nunique()}]\")"
+    bad = "print(f\"@n[{sales['Area'].nunique()}]\")"
     good = "print(f\"@n[{sales['region'].nunique()}]\")"
     backend = ScriptedBackend([_program(bad), _program(good)])
     agent, _ = program_agent(backend)
@@ -92,7 +92,7 @@ def test_a_failing_program_goes_back_once_with_its_error(program_agent):
     retry = backend.requests[1].messages
     assert [m.role for m in retry] == ["system", "user"]                 # asked afresh, its program not shown
     assert retry[1].content.startswith(backend.requests[0].messages[1].content)   # the same prompt first
-    assert "failed at this line:\n    print(f\"@n[{sales['Region'].nunique()}]\")" in retry[1].content
+    assert "failed at this line:\n    print(f\"@n[{sales['Area'].nunique()}]\")" in retry[1].content
     assert "KeyError" in retry[1].content and "columns are: region, Price (USD), units" in retry[1].content
 
 
