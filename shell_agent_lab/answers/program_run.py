@@ -286,6 +286,7 @@ def _describe(exc: BaseException, frames: Mapping[str, Any]) -> str:
 
 _SCALAR_ATTRIBUTE = re.compile(r"^'(?:int|float|numpy\.\w+|str|bool)' object has no attribute")
 _NO_MODULE_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
+_TEXT_ARITHMETIC = re.compile(r"\bstr\b|ufunc|does not support operation|string dtype|could not convert string|can only concatenate|object of type 'str'", re.I)
 _UNPACK = re.compile(r"^(?:too many|not enough) values to unpack")
 _REGRESSION = {"ols", "OLS", "linear_regression", "regress", "regression", "linregress", "lstsq", "LinearRegression"}
 
@@ -296,6 +297,9 @@ def _slip_hint(exc: BaseException, text: str) -> str | None:
         return ("scipy.stats results unpack as: linregress -> slope, intercept, rvalue, pvalue, stderr; "
                 "ttest_ind, ttest_rel, pearsonr, spearmanr, kendalltau, f_oneway, shapiro -> statistic, pvalue; "
                 "chi2_contingency -> chi2, p, dof, expected (or read result.slope, result.pvalue …)")
+    if isinstance(exc, TypeError) and _TEXT_ARITHMETIC.search(text):
+        return ("a text column (a flag such as 'Yes'/'No', a label) cannot be summed, averaged or divided: "
+                "compare it with a value first, e.g. (frame['column'] == 'Yes').sum() or .mean()")
     if not isinstance(exc, AttributeError):
         return None
     if _SCALAR_ATTRIBUTE.match(text):

@@ -149,6 +149,8 @@ def test_the_slips_small_models_make_get_a_hint_not_the_column_list(frames):
                       "print(slope)", {"df": frames["df"]})
     assert "line 2: ValueError: too many values to unpack (expected 3) — scipy.stats results unpack as: " \
            "linregress -> slope, intercept, rvalue, pvalue, stderr" in run.error
+    run = run_program("print(df['region'].sum() / len(df))", {"df": frames["df"]})
+    assert "TypeError" in run.error and "compare it with a value first, e.g. (frame['column'] == 'Yes').sum()" in run.error
 
 
 def test_missing_attribute_error_lists_columns_of_every_frame(frames):
