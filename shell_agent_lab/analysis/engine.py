@@ -55,7 +55,10 @@ _MAX_REPAIRS = 3
 _MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "-", "--", "?", "missing", "#n/a")
 #: dates written as text, and how DuckDB reads each ("" = a plain CAST)
 _DATE_TEXTS = ((r"\d{4}-\d{2}-\d{2}", "DATE"), (r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?", "TIMESTAMP"),
-               (r"\d{1,2}/\d{1,2}/\d{4}", "%m/%d/%Y"), (r"\d{1,2}\.\d{1,2}\.\d{4}", "%d.%m.%Y"))
+               (r"\d{1,2}/\d{1,2}/\d{4}", "%m/%d/%Y"), (r"\d{1,2}\.\d{1,2}\.\d{4}", "%d.%m.%Y"),
+               (r"\d{4}/\d{2}/\d{2}", "%Y/%m/%d"), (r"\d{4}\.\d{2}\.\d{2}", "%Y.%m.%d"),
+               (r"\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}", "%m/%d/%Y %H:%M"),
+               (r"\d{1,2} [A-Z][a-z]{2} \d{4}", "%d %b %Y"), (r"[A-Z][a-z]{2} \d{1,2}, \d{4}", "%b %d, %Y"))
 #: a number written as text: currency, sign, separators, decimals, exponent, %, footnote mark
 _TEXT_NUMBER = (r"[$€£¥+\-−(]*\s*[$€£¥]?\s*\d[\d,\s]*(\.\d+)?([eE][+-]?\d+)?\s*%?\s*"
                 r"(\[[^\]]*\]|\*+|†)?\s*\)?")
@@ -444,7 +447,7 @@ class AnalysisEngine(BackgroundStores):
             date_format = ""
             for (_, fmt), count in zip(_DATE_TEXTS, dates):
                 if present and count >= 0.9 * present:
-                    date_format = "%d/%m/%Y" if fmt == "%m/%d/%Y" and (first or 0) > 12 else fmt
+                    date_format = fmt.replace("%m/%d", "%d/%m") if fmt.startswith("%m/%d/%Y") and (first or 0) > 12 else fmt
             out[column] = {"text_numbers": bool(present) and numeric >= 0.9 * present and not date_format,
                            "missing": list(missing or [])[:4], "examples": list(messy or [])[:2],
                            "date_format": date_format}

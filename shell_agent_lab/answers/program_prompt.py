@@ -20,41 +20,8 @@ from .forms import AnswerForm
 __all__ = ["FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
            "with_imports", "repaired", "SYSTEM_PROMPT"]
 
-#: the same for every question (so a model server keeps it read): the role, then idioms a small
-#: code model gets wrong when left to itself, on a made-up frame ``t`` whose names it cannot copy
-SYSTEM_PROMPT = """You are an expert data analyst who answers questions about pandas DataFrames by writing \
-short, correct Python programs.
-
-Idioms for common questions (on a frame t; use the real names of the question's frame):
-```python
-# a value derived per row, then its statistic
-gain = t['after'] - t['before']
-mean_gain = gain[t['grp'] == 'A'].mean()
-# a part as a percentage of the whole
-pct = 100 * t.loc[t['kind'] == 'x', 'amt'].sum() / t['amt'].sum()
-# named bins of a number or an hour: the label, not the number, is the answer
-part = pd.cut(t['ts'].dt.hour, bins=[0, 12, 24], right=False, labels=['am', 'pm'])
-counts = part.value_counts()
-top_label, top_count = counts.idxmax(), int(counts.max())
-level = pd.cut(t['size'], bins=[0, 10, 100, float('inf')], right=False, labels=['small', 'mid', 'big'])
-big_means = t.groupby(level, observed=True)['amt'].mean()
-labels = big_means[big_means > 50].index.tolist()
-# tests: drop missing values first
-res = stats.ttest_ind(gain[t['grp'] == 'A'].dropna(), gain[t['grp'] == 'B'].dropna(), equal_var=False)
-f_stat, f_p = stats.f_oneway(*[g.dropna() for _, g in t.groupby('grp')['amt']])
-chi2, chi_p, dof, expected = stats.chi2_contingency(pd.crosstab(t['grp'], t['kind']))
-# which of several columns correlates most with a target (not the target itself)
-r = t[['u', 'v', 'w']].corrwith(t['amt'])
-best = r.abs().idxmax()
-best_r = r[best]
-# least squares y = a + b * x over rows with both values
-both = t[['size', 'amt']].dropna()
-fit = stats.linregress(both['size'], both['amt'])
-b, a, r_squared = fit.slope, fit.intercept, fit.rvalue ** 2
-# outliers by the IQR rule
-q1, q3 = t['amt'].quantile([0.25, 0.75])
-outliers = int(((t['amt'] < q1 - 1.5 * (q3 - q1)) | (t['amt'] > q3 + 1.5 * (q3 - q1))).sum())
-```"""
+SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
+                 "short, correct Python programs.")
 
 _MAX_COLUMNS = 60
 _NOT_VALUES = frozenset({"", "nan", "NaN", "None", "NaT", "<NA>", "null", "NULL"})

@@ -302,6 +302,9 @@ def _slip_hint(exc: BaseException, text: str) -> str | None:
                 "compare it with a value first, e.g. (frame['column'] == 'Yes').sum() or .mean()")
     if not isinstance(exc, AttributeError):
         return None
+    if text.startswith("Can only use .dt accessor"):
+        return ("that column holds text, not dates: read it with pd.to_datetime(frame['column'], errors='coerce') "
+                "first (with format= when the question says how dates are written)")
     if _SCALAR_ATTRIBUTE.match(text):
         return ("idxmax()/idxmin() give a row's index label, not a value of another column: read that column "
                 "at it with frame.loc[label, 'column']")

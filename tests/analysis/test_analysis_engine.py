@@ -313,3 +313,24 @@ def test_grouping_by_a_wide_integer_key_uses_a_perfect_hash_table(make_engine, n
     frame = namespace["orders"]
     expected = frame.groupby("customer").agg(total=("amount", "sum"), kinds=("amount", "nunique")).reset_index()
     pd.testing.assert_frame_equal(result, expected, check_dtype=False)
+
+
+@pytest.mark.parametrize("written, fmt, first", [
+    (["2023/01/03", "2023/11/24", "2024/02/29"], "%Y/%m/%d", "2023-01-03"),
+    (["2023.01.03", "2023.11.24", "2024.02.29"], "%Y.%m.%d", "2023-01-03"),
+    (["03 Jan 2023", "24 Nov 2023", "29 Feb 2024"], "%d %b %Y", "2023-01-03"),
+    (["Jan 03, 2023", "Nov 24, 2023", "Feb 29, 2024"], "%b %d, %Y", "2023-01-03"),
+    (["1/3/2023 08:15", "11/24/2023 17:40", "2/29/2024 00:05"], "%m/%d/%Y %H:%M", "2023-01-03 08:15:00"),
+    (["13/1/2023 08:15", "24/11/2023 17:40", "29/2/2024 00:05"], "%d/%m/%Y %H:%M", "2023-01-13 08:15:00"),
+])
+def test_dates_written_as_text_are_profiled_with_their_format(make_engine, namespace, written, fmt, first):
+    """The format the profile names reads the column in pandas (the program's preamble) and in
+    DuckDB (the SQL tools) alike."""
+    namespace["t"] = pd.DataFrame({"when": written, "note": ["a", "b", "c"]})
+    engine = make_engine()
+    profile = engine.column_profile("t")
+    assert profile["when"]["date_format"] == fmt and not profile["when"]["text_numbers"]
+    assert profile["note"]["date_format"] == ""
+    assert pd.to_datetime(namespace["t"]["when"], format=fmt).iloc[0] == pd.Timestamp(first)
+    assert pd.Timestamp(engine.query(f"SELECT strptime(\"when\", '{fmt}') FROM t LIMIT 1").rows[0][0]) == \
+        pd.Timestamp(first)

@@ -309,3 +309,8 @@ def test_a_library_call_that_imports_what_is_loaded_runs_and_the_programs_own_im
     for code in ("import time", "import os", "from os import path"):
         with pytest.raises(Blocked, match="is not allowed"):
             exec(compile(code, "<program>", "exec"), {"__builtins__": make_builtins(Capture(1000))})
+
+
+def test_dates_left_as_text_get_a_hint_to_read_them():
+    run = run_program("print(df['d'].dt.day_name().mode()[0])", {"df": pd.DataFrame({"d": ["2023/01/03"]})})
+    assert "Can only use .dt accessor" in run.error and "pd.to_datetime(frame['column'], errors='coerce')" in run.error
