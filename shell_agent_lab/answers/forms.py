@@ -166,6 +166,10 @@ def _segments(text: str, matches: list[re.Match[str]]) -> list[str]:
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         seg = text[m.end():end]
         seg = re.split(r"(?<!\d)\.(?!\d)\s", seg, maxsplit=1)[0] if i + 1 == len(matches) else seg
+        own = _own_clause(text, m.group(1))
+        if own is not None:        # "…, with chi_sq to 2 decimals; dof as an integer": its own words
+            out.append(own)
+            continue
         holder = m.group(2).strip().strip("\"'")
         extra = ""
         if holder and holder.lower() not in ("value", "answer", "…", "..."):
@@ -176,6 +180,18 @@ def _segments(text: str, matches: list[re.Match[str]]) -> list[str]:
                 extra += " " + tail[: stop.start() if stop else 200]
         out.append(seg if not extra else f"{extra} {seg}")
     return out
+
+
+def _own_clause(text: str, name: str) -> str | None:
+    """What the question says of the part ``name`` in a clause of its own (``dof as an integer``,
+    ``b to 4 decimals``), up to the next clause; None when it has none."""
+    rest = _CLOSED.sub(" ", text)
+    m = re.search(rf"(?<![\w.@\[]){re.escape(name)}[\"'`]?\s+(?:as|to|in|rounded|should|must|is|are|=|:)\s", rest)
+    if not m:
+        return None
+    tail = rest[m.end():]
+    stop = re.search(r"(?<!\d)[.;](?!\d)|\n", tail)
+    return tail[: stop.start() if stop else 200]
 
 
 def read_form(question: str) -> AnswerForm:

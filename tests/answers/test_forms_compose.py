@@ -19,6 +19,10 @@ from shell_agent_lab.answers.forms import Slot, read_form
     ("Share of late orders? @late[value] (a percentage from 0 to 100, rounded to 1 decimal place)",
      [("late", "percent", 1)]),
     ("The top three? @top[value] (a comma-separated list)", [("top", "list", None)]),
+    ("Chi-square? Put the result in the form @chi_sq[value] @dof[value], with chi_sq to 2 decimals; dof as an "
+     "integer.", [("chi_sq", "number", 2), ("dof", "integer", 0)]),
+    ("Fit y = a + b * x. Put the result in the form @b[value] @a[value] @r2[value], with b to 4 decimals; a to 3 "
+     "decimals; r2 to 4 decimals.", [("b", "number", 4), ("a", "number", 3), ("r2", "number", 4)]),
     ("Fit y = a + b * x. Put the result in the form @b[value] @a[value], both to 4 decimals.",
      [("b", "any", 4), ("a", "number", 4)]),
 ])
