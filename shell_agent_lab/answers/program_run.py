@@ -297,6 +297,8 @@ def _slip_hint(exc: BaseException, text: str) -> str | None:
         return ("scipy.stats results unpack as: linregress -> slope, intercept, rvalue, pvalue, stderr; "
                 "ttest_ind, ttest_rel, pearsonr, spearmanr, kendalltau, f_oneway, shapiro -> statistic, pvalue; "
                 "chi2_contingency -> chi2, p, dof, expected (or read result.slope, result.pvalue …)")
+    if isinstance(exc, TypeError) and "unexpected keyword argument 'interpolation'" in text:
+        return "numpy 2 calls it method=: np.nanquantile(values, 0.25, method='linear')"
     if isinstance(exc, TypeError) and _TEXT_ARITHMETIC.search(text):
         return ("a text column (a flag such as 'Yes'/'No', a label) cannot be summed, averaged or divided: "
                 "compare it with a value first, e.g. (frame['column'] == 'Yes').sum() or .mean()")

@@ -151,6 +151,9 @@ def test_the_slips_small_models_make_get_a_hint_not_the_column_list(frames):
            "linregress -> slope, intercept, rvalue, pvalue, stderr" in run.error
     run = run_program("print(df['region'].sum() / len(df))", {"df": frames["df"]})
     assert "TypeError" in run.error and "compare it with a value first, e.g. (frame['column'] == 'Yes').sum()" in run.error
+    run = run_program("import numpy as np\nprint(np.nanquantile(df['sales'], 0.25, interpolation='linear'))",
+                      {"df": frames["df"]})
+    assert "numpy 2 calls it method=" in run.error
 
 
 def test_missing_attribute_error_lists_columns_of_every_frame(frames):
