@@ -36,7 +36,11 @@ _NEAREST = {"tenth": 1, "hundredth": 2, "thousandth": 3}
 _INTEGER = re.compile(r"\b(?:whole\s+number|integer|nearest\s+(?:whole|integer|unit)|no\s+decimals?|"
                       r"round(?:ed)?\s+(?:down|up)?\s*to\s+(?:an?\s+)?(?:whole|integer))", re.I)
 _COUNT_WORDS = re.compile(r"^\s*(?:how\s+many|number\s+of|count)\b", re.I)
-_PERCENT = re.compile(r"\b(?:percent(?:age)?|per\s*cent|%)", re.I)
+#: asked as a percentage; not "percentile", not a value such as "the 5% level"
+_PERCENT = re.compile(r"\b(?:percent(?:age)?s?|per\s*cent)\b|(?<![\d.])(?<![\d.]\s)%", re.I)
+#: the answer line's own alternatives: "`Answer: yes` or `Answer: no`", "`Answer: E7` or `Answer: STD`"
+_LINE_VALUE = re.compile(r"\bAnswer\s*:\s*[`'\"]?([A-Za-z0-9][\w.+-]*)(?=[`'\"]?(?:\s*(?:,|or\b|\.|$)))", re.I)
+_PLACEHOLDERS = frozenset({"value", "x", "n", "number", "answer", "the", "your", "a", "an"})
 _OR = r"[\"'`]?\s*(?:/|or|,)\s*[\"'`]?"
 _BOOL = re.compile(rf"\b(?:yes{_OR}no|no{_OR}yes|true{_OR}false|false{_OR}true|boolean)\b", re.I)
 _TRUE_FALSE = re.compile(rf"\btrue{_OR}false|false{_OR}true|boolean", re.I)
@@ -223,6 +227,13 @@ def read_form(question: str) -> AnswerForm:
         kind, decimals, truth = _kind(text)
         if kind in ("any", "text") and _COUNT_WORDS.search(text):
             kind, decimals = "integer", 0
+        alternatives = list(dict.fromkeys(v for v in _LINE_VALUE.findall(text) if v.lower() not in _PLACEHOLDERS))
+        if len(alternatives) >= 2 and {v.lower() for v in alternatives} <= {"yes", "no"}:
+            return AnswerForm(ANSWER_LINE, (Slot("", "bool", None, "yes"),), overall)
+        if len(alternatives) >= 2 and {v.lower() for v in alternatives} <= {"true", "false"}:
+            return AnswerForm(ANSWER_LINE, (Slot("", "bool", None, "true"),), overall)
+        if len(alternatives) >= 2:
+            return AnswerForm(ANSWER_LINE, (Slot("", "text", options=tuple(alternatives)),), overall)
         options = _options(text) if kind in ("any", "text") else ()
         return AnswerForm(ANSWER_LINE, (Slot("", "text" if options else kind, decimals, truth, options=options),),
                           overall)

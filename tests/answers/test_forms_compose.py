@@ -39,6 +39,9 @@ def test_closed_form_slots(question, slots):
      "percent", 1),
     ("Which carrier is slowest? End with a line Answer: <value>", "text", None),
     ("List the three busiest stations, comma-separated. End with a line Answer: <value>", "list", None),
+    ("Do the means differ, by Welch's t-test at the 5% significance level? Close with a final line reading "
+     "`Answer: yes` or `Answer: no`.", "bool", None),                  # a 5% level is a value, not the form
+    ("What is the 75th percentile of fare, to 2 decimals? End with a line Answer: <value>", "number", 2),
 ])
 def test_answer_line(question, kind, decimals):
     form = read_form(question)
@@ -169,6 +172,12 @@ def test_a_printed_series_footer_is_not_part_of_the_answer():
 def test_the_values_a_question_lists_are_the_only_ones_a_part_takes(question, options):
     form = read_form(question)
     assert form.slots[0].options == options
+
+
+def test_the_answer_lines_own_alternatives_are_its_options():
+    form = read_form("Which tariff uses more? Close with a final line `Answer: E7` or `Answer: STD`.")
+    assert form.slots[0].options == ("E7", "STD")
+    assert read_form("Is it above 5? End with Answer: True or Answer: False").slots[0].truth == "true"
 
 
 def test_a_value_outside_the_listed_options_is_not_an_answer():
