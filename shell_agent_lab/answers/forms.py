@@ -44,7 +44,8 @@ _PLACEHOLDERS = frozenset({"value", "x", "n", "number", "answer", "the", "your",
 _OR = r"[\"'`]?\s*(?:/|or|,)\s*[\"'`]?"
 _BOOL = re.compile(rf"\b(?:yes{_OR}no|no{_OR}yes|true{_OR}false|false{_OR}true|boolean)\b", re.I)
 _TRUE_FALSE = re.compile(rf"\btrue{_OR}false|false{_OR}true|boolean", re.I)
-_LIST = re.compile(r"\b(?:comma[- ]separated|a\s+list|as\s+a\s+list|list\s+of|list\s+the)\b", re.I)
+_LIST = re.compile(r"\b(?:comma[- ]separated|comma[- ]delimited|separated\s+by\s+commas|a\s+list|as\s+a\s+list|"
+                   r"list\s+of|list\s+the)\b", re.I)
 _TEXT = re.compile(r"\b(?:name|string|label|category|text|which\s+\w+)\b", re.I)
 _FLOAT = re.compile(r"\b(?:float|decimal\s+number|real\s+number)\b", re.I)
 

@@ -42,6 +42,8 @@ def test_closed_form_slots(question, slots):
     ("Do the means differ, by Welch's t-test at the 5% significance level? Close with a final line reading "
      "`Answer: yes` or `Answer: no`.", "bool", None),                  # a 5% level is a value, not the form
     ("What is the 75th percentile of fare, to 2 decimals? End with a line Answer: <value>", "number", 2),
+    ("Which two codes occur most often? Close with a final line `Answer: <two codes>`, separated by commas.", "list",
+     None),
 ])
 def test_answer_line(question, kind, decimals):
     form = read_form(question)
