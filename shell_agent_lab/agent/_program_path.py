@@ -39,8 +39,7 @@ PROGRAM_TOOL = "run_pandas"
 _MAX_PROGRAM_TOKENS = 700
 #: rows a session table may have to be read into a DataFrame for a program
 _MAX_TABLE_ROWS = 2_000_000
-#: a program, and two more after failures, each told why the ones before failed
-_ATTEMPTS = 3
+_ATTEMPTS = 2
 
 @dataclass
 class ProgramOutcome:
@@ -150,7 +149,6 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     messages = [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
     outcome = ProgramOutcome()
     error: str | None
-    failures: list[tuple[str, str]] = []
     for attempt in range(_ATTEMPTS):
         options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_MAX_PROGRAM_TOKENS)
         response = backend.chat(messages, [], options=options)
@@ -159,8 +157,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         if code is None:
             error = "the reply held no ```python code block"
             outcome.attempts.append({"code": "", "error": error})
-            messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, error, earlier=failures))]
-            failures.append((error, ""))
+            messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, error))]
             continue
         # scikit-learn's LinearRegression and metrics, which the model reaches for, are numpy stand-ins
         code, helpers = stand_ins(repaired(code))
@@ -194,8 +191,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         for name in given:           # as the model wrote it: its own view's name is the product's
             line = re.sub(rf"\b{re.escape(name)}_view\b", name, line)
         told = re.sub(r"^line \d+: ", "", told or "")
-        messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, told, line, earlier=failures))]
-        failures.append((told, line))
+        messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, told, line))]
     outcome.seconds = clock() - started
     return outcome
 

@@ -124,19 +124,12 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
             f"with pandas.\n{form.print_instruction()}")
 
 
-def retry_prompt(prompt: str, error: str, line: str = "", *, earlier: Sequence[tuple[str, str]] = ()) -> str:
-    """The first request's ``prompt`` again, with why the last program failed (and the line that
-    failed), after the ``earlier`` failures as (error, line). The failed programs themselves are
-    not shown: shown one, the small model wrote the same program again."""
-    said = []
-    for n, (why, where) in enumerate([*earlier, (error, line)]):
-        at = f" at this line:\n    {where.strip()}\n" if where.strip() else " "
-        said.append(f"A {_ORDINALS[min(n, len(_ORDINALS) - 1)]} program for this question failed{at}with: {why}")
-    avoid = "this" if not earlier else "these"
-    return f"{prompt}\n\n" + "\n".join(said) + f"\nWrite a new program that avoids {avoid}."
-
-
-_ORDINALS = ("first", "second", "third", "later")
+def retry_prompt(prompt: str, error: str, line: str = "") -> str:
+    """The first request's ``prompt`` again, with why the first program failed (and the line
+    that failed). The failed program itself is not shown: shown it, the small model wrote the
+    same program again."""
+    where = f" at this line:\n    {line.strip()}\n" if line.strip() else " "
+    return f"{prompt}\n\nA first program for this question failed{where}with: {error}\nWrite a new program that avoids this."
 
 
 _FENCE = re.compile(r"```(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)

@@ -98,18 +98,13 @@ def test_a_failing_program_goes_back_once_with_its_error(program_agent):
 
 def test_when_no_program_succeeds_the_answer_says_it_could_not_compute_and_why(program_agent):
     bad = "print(sales['nope'])"
-    backend = ScriptedBackend([_program(bad), _program("print(sales['units'].sum() / sales['region'])"),
-                               _program(bad)])
+    backend = ScriptedBackend([_program(bad), _program(bad)])
     agent, _ = program_agent(backend, approval="approve")
     r = agent.run("How many rows are there? End your answer with @n[value] (a whole number).")
     assert r.text.startswith("@n: could not compute (the program failed: ") and "KeyError" in r.text
     assert "query_sql" in r.text                                    # what to try
-    assert len(backend.requests) == 3                                # no tool loop after the programs
-    assert [(a.name, a.status) for a in r.tool_activity] == [("run_pandas", "error")] * 3
-    third = backend.requests[2].messages[-1].content                 # told why each program before failed
-    assert "A first program for this question failed at this line:\n    print(sales['nope'])\nwith: KeyError" in third
-    assert "A second program for this question failed at this line:\n    print(sales['units'].sum() / " \
-           "sales['region'])\nwith: TypeError" in third and third.endswith("Write a new program that avoids these.")
+    assert len(backend.requests) == 2                                # no tool loop after the programs
+    assert [(a.name, a.status) for a in r.tool_activity] == [("run_pandas", "error")] * 2
 
 
 def test_a_question_not_about_the_data_goes_to_the_loop(program_agent):
