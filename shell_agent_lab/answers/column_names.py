@@ -80,13 +80,14 @@ def spelled_as_columns(code: str, columns: Iterable[str]) -> tuple[str, dict[str
     edits: list[tuple[int, int, int, str]] = []
     changed: dict[str, str] = {}
     for const in _used_as_columns(tree):
-        if const.value in known or not const.value.strip():
+        value = str(const.value)
+        if value in known or not value.strip():
             continue
-        column = _match(const.value, names)
+        column = _match(value, names)
         if column is None or const.end_lineno != const.lineno or const.end_col_offset is None:
             continue
         edits.append((const.lineno, const.col_offset, const.end_col_offset, repr(column)))
-        changed[const.value] = column
+        changed[value] = column
     for lineno, start, end, text in sorted(set(edits), reverse=True):
         raw = lines[lineno - 1].encode("utf-8")       # ast offsets count UTF-8 bytes
         lines[lineno - 1] = (raw[:start] + text.encode("utf-8") + raw[end:]).decode("utf-8")
