@@ -163,22 +163,22 @@ def _kind(text: str, *, question: str = "") -> tuple[str, int | None, str]:
     return "any", None, truth
 
 
-def _segments(text: str, matches: list[re.Match[str]]) -> list[str]:
-    """For each closed-form part: the instruction text that describes it — what follows it up to
-    the next part, and any sentence elsewhere that names its placeholder (``where "x" is …``)."""
+def _segments(text: str, matches: list[re.Match[str]], rest: str) -> list[str]:
+    """For each closed-form part: the instruction text that describes it — its own clause
+    (``dof as an integer``), else what follows it up to the next part and any sentence elsewhere
+    that names its placeholder (``where "x" is …``). ``rest`` is ``text`` without its parts."""
     out = []
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
         seg = text[m.end():end]
         seg = re.split(r"(?<!\d)\.(?!\d)\s", seg, maxsplit=1)[0] if i + 1 == len(matches) else seg
-        own = _own_clause(text, m.group(1))
+        own = _own_clause(rest, m.group(1))
         if own is not None:        # "…, with chi_sq to 2 decimals; dof as an integer": its own words
             out.append(own)
             continue
         holder = m.group(2).strip().strip("\"'")
         extra = ""
         if holder and holder.lower() not in ("value", "answer", "…", "..."):
-            rest = _CLOSED.sub(" ", text)
             for mm in re.finditer(rf"[\"'`]?{re.escape(holder)}[\"'`]?\s+(?:is|are|should|must|will|=|:)", rest):
                 tail = rest[mm.end():]
                 stop = re.search(r"(?<!\d)[.;](?!\d)|\band\s+[\"'`]", tail)
@@ -187,10 +187,10 @@ def _segments(text: str, matches: list[re.Match[str]]) -> list[str]:
     return out
 
 
-def _own_clause(text: str, name: str) -> str | None:
-    """What the question says of the part ``name`` in a clause of its own (``dof as an integer``,
-    ``b to 4 decimals``), up to the next clause; None when it has none."""
-    rest = _CLOSED.sub(" ", text)
+def _own_clause(rest: str, name: str) -> str | None:
+    """What the question (``rest``: without its parts) says of the part ``name`` in a clause of
+    its own (``dof as an integer``, ``b to 4 decimals``), up to the next clause; None when it has
+    none."""
     m = re.search(rf"(?<![\w.@\[]){re.escape(name)}[\"'`]?\s+(?:as|to|in|rounded|should|must|is|are|=|:)\s", rest)
     if not m:
         return None
@@ -205,13 +205,15 @@ def read_form(question: str) -> AnswerForm:
     closed = list(_CLOSED.finditer(text))
     # the precision stated for the question as a whole: outside the parts' own instructions
     overall = _decimals(text[: closed[0].start()] if closed else text)
-    if closed:          # "… @b[value] @r2[value], both to 4 decimals": said after the parts, of them all
-        after = re.search(r"\b(?:both|all|each|every\s+\w+)\b[^.;\n]{0,30}", text[closed[-1].end():], re.I)
-        overall = _decimals(after.group(0)) if after and _decimals(after.group(0)) is not None else overall
     if closed:
+        # "… @b[value] @r2[value], both to 4 decimals": said after the parts, of them all
+        after = re.search(r"\b(?:both|all|each|every\s+\w+)\b[^.;\n]{0,30}", text[closed[-1].end():], re.I)
+        said = _decimals(after.group(0)) if after else None
+        overall = said if said is not None else overall
+        rest = _CLOSED.sub(" ", text)
         slots = []
         seen: set[str] = set()
-        for m, seg in zip(closed, _segments(text, closed)):
+        for m, seg in zip(closed, _segments(text, closed, rest)):
             name = m.group(1)
             if name in seen:
                 continue
@@ -221,7 +223,7 @@ def read_form(question: str) -> AnswerForm:
                 kind, decimals, truth = _kind(m.group(2).replace("_", " "))
             if kind in ("any", "number", "percent") and decimals is None and overall is not None:
                 decimals = overall       # "any" stays any: a name is written as it is
-            options = _options(_CLOSED.sub(" ", text), name) if kind in ("any", "text") else ()
+            options = _options(rest, name) if kind in ("any", "text") else ()
             slots.append(Slot(name, "text" if options else kind, decimals, truth, m.group(2).strip(), options))
         return AnswerForm(CLOSED, tuple(slots), overall)
     if _ASKS_LINE.search(text) or _ANSWER_LINE.search(text.strip().splitlines()[-1] if text.strip() else ""):
@@ -229,10 +231,10 @@ def read_form(question: str) -> AnswerForm:
         if kind in ("any", "text") and _COUNT_WORDS.search(text):
             kind, decimals = "integer", 0
         alternatives = list(dict.fromkeys(v for v in _LINE_VALUE.findall(text) if v.lower() not in _PLACEHOLDERS))
-        if len(alternatives) >= 2 and {v.lower() for v in alternatives} <= {"yes", "no"}:
-            return AnswerForm(ANSWER_LINE, (Slot("", "bool", None, "yes"),), overall)
-        if len(alternatives) >= 2 and {v.lower() for v in alternatives} <= {"true", "false"}:
-            return AnswerForm(ANSWER_LINE, (Slot("", "bool", None, "true"),), overall)
+        words = {v.lower() for v in alternatives}
+        if len(alternatives) >= 2 and (words <= {"yes", "no"} or words <= {"true", "false"}):
+            return AnswerForm(ANSWER_LINE, (Slot("", "bool", None, "true" if "true" in words or "false" in words
+                                                 else "yes"),), overall)
         if len(alternatives) >= 2:
             return AnswerForm(ANSWER_LINE, (Slot("", "text", options=tuple(alternatives)),), overall)
         options = _options(text) if kind in ("any", "text") else ()

@@ -67,22 +67,25 @@ class LinearRegression:
         return r2_score(y, self.predict(X))
 
 
-def r2_score(y_true: Any, y_pred: Any) -> float:
+def _pair(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     truth, guess = _vector(y_true), _vector(y_pred)
     _finite(truth, guess)
+    return truth, guess
+
+
+def r2_score(y_true: Any, y_pred: Any) -> float:
+    truth, guess = _pair(y_true, y_pred)
     total = float(((truth - truth.mean()) ** 2).sum())
     return 1.0 - float(((truth - guess) ** 2).sum()) / total if total else 0.0
 
 
 def mean_squared_error(y_true: Any, y_pred: Any) -> float:
-    truth, guess = _vector(y_true), _vector(y_pred)
-    _finite(truth, guess)
+    truth, guess = _pair(y_true, y_pred)
     return float(((truth - guess) ** 2).mean())
 
 
 def mean_absolute_error(y_true: Any, y_pred: Any) -> float:
-    truth, guess = _vector(y_true), _vector(y_pred)
-    _finite(truth, guess)
+    truth, guess = _pair(y_true, y_pred)
     return float(np.abs(truth - guess).mean())
 
 
