@@ -64,19 +64,31 @@ def _begin_immediate(conn: sqlite3.Connection) -> None:
     """
     conn.execute("PRAGMA busy_timeout = 0")
     try:
-        deadline = time.monotonic() + BUSY_TIMEOUT_S
-        pause = 0.0002
-        while True:
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() >= deadline:
-                    raise
-            time.sleep(pause)
-            pause = min(pause * 2, 0.002)
+        _until_free(lambda: conn.execute("BEGIN IMMEDIATE"), most=0.002)
     finally:
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+
+
+def _until_free(step, most: float) -> object:
+    """``step()`` again after each "locked"/"busy" failure, pausing 0.2 ms doubling up to ``most``
+    seconds, until it succeeds or ``BUSY_TIMEOUT_S`` has passed (then the last failure is raised)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    pause = 0.0002
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() >= deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, most)
+
+
+def _switch_to_wal(conn: sqlite3.Connection) -> str:
+    """``PRAGMA journal_mode = WAL``. On a fresh file another process may be switching it or
+    writing its schema at the same moment; SQLite then answers "locked" at once, without its busy
+    handler (the switch needs the file to itself), so the switch is tried again until it is free."""
+    return str(_until_free(lambda: conn.execute("PRAGMA journal_mode = WAL").fetchone()[0], most=0.05))
 
 
 class Database:
@@ -123,8 +135,8 @@ class Database:
             )
             try:
                 conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
-                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-                if str(mode).lower() != "wal":
+                mode = _switch_to_wal(conn)
+                if mode.lower() != "wal":
                     raise StoreError(f"{self.path}: could not switch to WAL mode (got {mode!r})")
                 conn.execute("PRAGMA synchronous = NORMAL")
                 conn.execute("PRAGMA foreign_keys = ON")

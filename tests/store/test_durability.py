@@ -142,6 +142,32 @@ def test_processes_racing_to_create_a_fresh_store(_isolated_data_dir):
     assert versions == sorted(set(versions))  # each migration applied exactly once
 
 
+def test_opening_a_fresh_file_waits_while_another_process_writes_it(_isolated_data_dir):
+    """Switching a fresh file to WAL needs it to itself, and SQLite refuses at once (no busy wait)
+    while another process writes it: the store waits for the write to end instead of failing."""
+    import threading
+    _isolated_data_dir.mkdir(parents=True, exist_ok=True)
+    path = _isolated_data_dir / "shell_agent_lab.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE scratch (a)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO scratch VALUES (1)")
+    with pytest.raises(sqlite3.OperationalError, match="locked"):   # what SQLite alone does
+        sqlite3.connect(path, timeout=30, isolation_level=None).execute("PRAGMA journal_mode = WAL")
+    done = threading.Timer(0.5, lambda: (other.execute("COMMIT"), other.close()))
+    done.start()
+    try:
+        store = Store.open(_isolated_data_dir, caps=Caps(global_memory=None))
+    finally:
+        done.join()
+    try:
+        assert store.global_memory.add("Fresh files wait for the writer", "decision", source="user_turn").entry.id
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 @pytest.mark.slow
 def test_writer_killed_mid_loop_keeps_every_returned_add(_isolated_data_dir):
     Store.open(_isolated_data_dir).close()
