@@ -67,8 +67,12 @@ def _conversion(frame: str, column: str, hints: Mapping[str, Any]) -> str | None
     ref = f"{frame}[{column!r}]"
     date_format = str(hints.get("date_format") or "")
     if hints.get("text_numbers"):
-        return (f"{ref} = pd.to_numeric({ref}.astype(str).str.replace(',', '', regex=False)"
-                rf".str.extract(r'(-?\d+(?:\.\d+)?)', expand=False), errors='coerce')")
+        text = f"{ref}.astype(str)"
+        if hints.get("negatives_in_brackets"):     # (12.40) is -12.40
+            text += r".str.replace(r'^\s*\((.*)\)', r'-\1', regex=True)"
+        text += r".str.replace(',', '', regex=False).str.replace(r'^\s*[-−]\D*?(?=\d)', '-', regex=True)"
+        return (f"{ref} = pd.to_numeric({text}"
+                rf".str.extract(r'(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)', expand=False), errors='coerce')")
     if date_format in ("DATE", "TIMESTAMP"):
         return f"{ref} = pd.to_datetime({ref}, errors='coerce')"
     if date_format:
