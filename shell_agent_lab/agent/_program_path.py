@@ -23,7 +23,7 @@ from ..answers.compose import SERIES_FOOTER, Composed, compose
 from ..answers.forms import AnswerForm, read_form
 from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import import_line, stand_ins
-from ..answers.program_repairs import flag_columns, flags_used, renamed_keywords
+from ..answers.program_repairs import flag_columns, flags_used, mended_calls
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
                                       program_prompt, repaired, retry_prompt, with_imports, with_preamble)
 from ..llm.types import ChatOptions, Message
@@ -179,7 +179,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         code, respelled = spelled_as_columns(code, columns)
         if respelled:
             log.info("column names respelled as the frames have them: %s", respelled)
-        code, renamed = renamed_keywords(code)
+        code, renamed = mended_calls(code)
         if renamed:
             log.info("keywords written as their libraries spell them: %s", renamed)
         body = code

@@ -1,8 +1,10 @@
 """Slips in a program that code can mend without asking the model again.
 
+- **Grouped columns picked as a tuple.** ``df.groupby('a')['b', 'c']`` (pandas 2 takes a list
+  only) is written ``df.groupby('a')[['b', 'c']]``.
 - **Renamed keywords.** numpy 2 calls the interpolation of ``np.quantile`` and its kin
   ``method=`` (``interpolation=`` is gone); ``scipy.stats.iqr`` still calls it
-  ``interpolation=``. A small model mixes the two up; :func:`renamed_keywords` writes each call
+  ``interpolation=``. A small model mixes the two up; :func:`mended_calls` writes each call
   the way its library spells it, before the program runs.
 - **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
   ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
@@ -16,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping, Sequence
 
-__all__ = ["renamed_keywords", "flag_columns", "flags_used", "flag_conversion", "MISSING_MARKERS"]
+__all__ = ["mended_calls", "flag_columns", "flags_used", "flag_conversion", "MISSING_MARKERS"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -42,10 +44,16 @@ def _callee(func: ast.expr) -> tuple[str, str]:
     return ("", "")
 
 
-def renamed_keywords(code: str) -> tuple[str, list[str]]:
-    """``code`` with each keyword its library renamed written the new way, and what changed
-    (``["np.nanquantile: interpolation= → method="]``). Code that does not parse is returned as
-    it is."""
+def _is_groupby(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "groupby")
+
+
+def mended_calls(code: str) -> tuple[str, list[str]]:
+    """``code`` with each keyword its library renamed written the new way, and the columns of a
+    grouping picked as a list (``df.groupby('a')['b', 'c']``, which pandas 2 stopped taking, is
+    ``df.groupby('a')[['b', 'c']]``); and what changed (``["np.nanquantile: interpolation= →
+    method="]``). Code that does not parse is returned as it is."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -53,6 +61,13 @@ def renamed_keywords(code: str) -> tuple[str, list[str]]:
     edits: list[tuple[int, int, str, str]] = []      # (line, column, old, new)
     changed: list[str] = []
     for node in ast.walk(tree):
+        if (isinstance(node, ast.Subscript) and _is_groupby(node.value) and isinstance(node.slice, ast.Tuple)
+                and node.slice.elts and node.slice.lineno == node.slice.end_lineno
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.slice.elts)):
+            first, last = node.slice.elts[0], node.slice.elts[-1]
+            edits.append((last.lineno, last.end_col_offset or 0, "", "]"))
+            edits.append((first.lineno, first.col_offset, "", "["))
+            changed.append("groupby(…)[a, b] → groupby(…)[[a, b]]")
         if not isinstance(node, ast.Call):
             continue
         base, name = _callee(node.func)
@@ -70,7 +85,7 @@ def renamed_keywords(code: str) -> tuple[str, list[str]]:
     if not edits:
         return code, []
     lines = code.splitlines(keepends=True)
-    for lineno, col, old, new in sorted(edits, reverse=True):
+    for lineno, col, old, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         line = lines[lineno - 1]
         data = line.encode("utf-8")              # ast's offsets count UTF-8 bytes
         if data[col: col + len(old)].decode("utf-8", "replace") == old:

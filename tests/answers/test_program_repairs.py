@@ -4,7 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from shell_agent_lab.answers.program_repairs import flag_columns, flags_used, renamed_keywords
+from shell_agent_lab.answers.program_repairs import flag_columns, flags_used, mended_calls
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -17,9 +17,12 @@ from shell_agent_lab.answers.program_repairs import flag_columns, flags_used, re
     ("q = np.quantile(x, 0.5, method='linear', interpolation='linear')",
      "q = np.quantile(x, 0.5, method='linear', interpolation='linear')"),      # both given: left to fail
     ("print('a', end=')'", "print('a', end=')'"),                             # does not parse: as it is
+    ("m = df.groupby('région')['b', 'c'].mean()", "m = df.groupby('région')[['b', 'c']].mean()"),
+    ("m = df.groupby('a')[['b', 'c']].mean()", "m = df.groupby('a')[['b', 'c']].mean()"),
+    ("m = df.groupby('a')['b'].mean()", "m = df.groupby('a')['b'].mean()"),
 ])
-def test_keywords_are_written_as_their_library_spells_them(code, expected):
-    assert renamed_keywords(code)[0] == expected
+def test_calls_are_written_as_their_library_takes_them(code, expected):
+    assert mended_calls(code)[0] == expected
 
 
 def test_yes_no_columns_are_found_with_the_values_they_write():
