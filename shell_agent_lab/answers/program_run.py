@@ -320,6 +320,9 @@ def _slip_hint(exc: BaseException, text: str) -> str | None:
     if m and m.group(2) in _SERIES_INSTEAD:
         return f"a {m.group(1)} has no {m.group(2)}: {_SERIES_INSTEAD[m.group(2)]}"
     m = _NO_MODULE_ATTRIBUTE.match(text)
+    if m and m.group(2) == "iqr":
+        return ("for the interquartile range use stats.iqr(values) (Q3 - Q1); for the quartiles themselves "
+                "values.quantile([0.25, 0.75])")
     if m and m.group(1) == "pandas" and m.group(2) == "time":
         return ("pandas has no time: compare the hour of a datetime column instead, frame['column'].dt.hour "
                 "(and .dt.minute)")
