@@ -23,6 +23,7 @@ from ..answers.compose import SERIES_FOOTER, Composed, compose
 from ..answers.forms import AnswerForm, read_form
 from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import import_line, stand_ins
+from ..answers.program_repairs import flag_columns, flags_used, mended_calls
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
                                       program_prompt, repaired, retry_prompt, with_imports, with_preamble)
 from ..llm.types import ChatOptions, Message
@@ -111,6 +112,20 @@ def _views(frames: dict[str, Any], engine: Any, *, values: bool = True) -> list[
     return views
 
 
+def _flag_views(views: list[FrameView], frames: dict[str, Any], code: str) -> list[FrameView] | None:
+    """``views`` with the yes/no columns ``code`` uses but never compares with a value marked to be
+    read as booleans; None when it uses none."""
+    out, marked = [], False
+    for view in views:
+        used = flags_used(code, flag_columns(frames.get(view.name)))
+        if used:
+            marked = True
+            view = FrameView(view.name, view.rows, view.columns, view.samples,
+                             {**view.hints, **{c: {**(view.hints.get(c) or {}), "flag": pair} for c, pair in used.items()}})
+        out.append(view)
+    return out if marked else None
+
+
 def _problem(run: Any) -> str | None:
     if getattr(run, "refused", None):
         return "the program was refused: " + "; ".join(run.refused)
@@ -164,11 +179,24 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         code, respelled = spelled_as_columns(code, columns)
         if respelled:
             log.info("column names respelled as the frames have them: %s", respelled)
-        code = with_imports(own_frames(with_preamble(code, first), given))
+        code, renamed = mended_calls(code)
+        if renamed:
+            log.info("keywords written as their libraries spell them: %s", renamed)
+        body = code
+        code = with_imports(own_frames(with_preamble(body, first), given))
         if on_step:
             on_step("program_start", {"code": code, "attempt": attempt + 1})
         run = run_program(code, {**frames, **helpers}, timeout=timeout)
         error = _problem(run)
+        if error is not None and not getattr(run, "refused", None):
+            # the same program again with the yes/no columns it uses as numbers read as booleans
+            flags = _flag_views(views, frames, body)
+            if flags is not None:
+                again = with_imports(own_frames(with_preamble(body, preamble(flags)), given))
+                rerun = run_program(again, {**frames, **helpers}, timeout=timeout)
+                if _problem(rerun) is None:
+                    log.info("the program ran with its yes/no columns read as booleans")
+                    code, run, error = again, rerun, None
         outcome.attempts.append({"code": code, "error": error, "output": run.stdout, "seconds": run.seconds,
                                  "helpers": import_line(helpers)})
         if on_step:

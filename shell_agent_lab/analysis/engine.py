@@ -59,9 +59,19 @@ _DATE_TEXTS = ((r"\d{4}-\d{2}-\d{2}", "DATE"), (r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{
                (r"\d{4}/\d{2}/\d{2}", "%Y/%m/%d"), (r"\d{4}\.\d{2}\.\d{2}", "%Y.%m.%d"),
                (r"\d{1,2}/\d{1,2}/\d{4} \d{1,2}:\d{2}", "%m/%d/%Y %H:%M"),
                (r"\d{1,2} [A-Z][a-z]{2} \d{4}", "%d %b %Y"), (r"[A-Z][a-z]{2} \d{1,2}, \d{4}", "%b %d, %Y"))
-#: a number written as text: currency, sign, separators, decimals, exponent, %, footnote mark
-_TEXT_NUMBER = (r"[$€£¥+\-−(]*\s*[$€£¥]?\s*\d[\d,\s]*(\.\d+)?([eE][+-]?\d+)?\s*%?\s*"
-                r"(\[[^\]]*\]|\*+|†)?\s*\)?")
+#: currency codes an export may write before or after an amount (``EUR 12.50``, ``12.50 EUR``)
+_CURRENCY_CODES = ("USD|EUR|GBP|JPY|CHF|CAD|AUD|NZD|CNY|INR|SEK|NOK|DKK|PLN|CZK|HUF|BRL|MXN|ZAR|SGD|HKD|"
+                   "KRW|TRY")
+#: a unit written after a number (``14.8 min``, ``3.2kg``, ``12 km/h``)
+_UNIT = r"[A-Za-zµ°][A-Za-z/²³µ°]{0,5}"
+#: a number written as text: currency (sign or code), sign, separators, decimals, exponent, %,
+#: footnote mark, an accounting negative's brackets, a unit
+_TEXT_NUMBER = (rf"(({_CURRENCY_CODES})\s*)?[$€£¥+\-−(]*\s*[$€£¥]?\s*\d[\d,\s]*(\.\d+)?([eE][+-]?\d+)?\s*%?\s*"
+                rf"(\[[^\]]*\]|\*+|†)?\s*\)?\s*({_UNIT})?")
+#: the words around a text number (a unit or a currency code): a column whose numbers carry two
+#: different ones (``5 min`` and ``2 h``, ``12 EUR`` and ``9 USD``, ``05 Jan``) is not read as numbers
+_ACCOUNTING = r"\s*\(\s*[$€£¥]?\s*\d[^)]*\)\s*[A-Za-z%]*\s*"
+_NUMBER_WORDS = r"^\s*([A-Z]{3})?[^A-Za-zµ°]*(?:[eE][+-]?\d+[^A-Za-zµ°]*)?((?:" + _UNIT + r")?)\s*$"
 
 
 class AnalysisEngine(BackgroundStores):
@@ -430,6 +440,11 @@ class AnalysisEngine(BackgroundStores):
                     f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE lower({c}) IN ({markers})) AS m{i}, "
                     f"list(DISTINCT {c} ORDER BY {c}) FILTER (WHERE regexp_full_match({c}, "
                     f"{_staging.sql_literal(_TEXT_NUMBER)}) AND regexp_matches({c}, '[^0-9.-]')) AS x{i}, "
+                    f"count(DISTINCT regexp_replace(regexp_replace({c}, '\\[[^\\]]*\\]|\\*+|†', '', 'g'), "
+                    f"{_staging.sql_literal(_NUMBER_WORDS)}, '\\1 \\2')) "
+                    f"FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_TEXT_NUMBER)}) "
+                    f"AND regexp_matches({c}, '[A-Za-zµ°]')) AS u{i}, "
+                    f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_ACCOUNTING)})) AS a{i}, "
                     + ", ".join(f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(rx)})) AS d{i}_{k}"
                                 for k, (rx, _) in enumerate(_DATE_TEXTS))
                     + f", max(TRY_CAST(split_part({c}, '/', 1) AS INTEGER)) AS f{i}")
@@ -440,17 +455,18 @@ class AnalysisEngine(BackgroundStores):
                 log.debug("column profile of %s failed", name, exc_info=True)
                 return {}
         out: dict[str, dict[str, Any]] = {}
-        width = 6 + len(_DATE_TEXTS)
+        width = 8 + len(_DATE_TEXTS)
         for i, column in enumerate(text):
-            nulls, present, numeric, missing, messy, *dates, first = row[width * i: width * (i + 1)]
+            nulls, present, numeric, missing, messy, words, negatives, *dates, first = row[width * i: width * (i + 1)]
             missing = (["NULL"] if nulls else []) + list(missing or [])
             date_format = ""
             for (_, fmt), count in zip(_DATE_TEXTS, dates):
                 if present and count >= 0.9 * present:
                     date_format = fmt.replace("%m/%d", "%d/%m") if fmt.startswith("%m/%d/%Y") and (first or 0) > 12 else fmt
-            out[column] = {"text_numbers": bool(present) and numeric >= 0.9 * present and not date_format,
-                           "missing": list(missing or [])[:4], "examples": list(messy or [])[:2],
-                           "date_format": date_format}
+            numbers = bool(present) and numeric >= 0.9 * present and not date_format and words <= 1
+            out[column] = {"text_numbers": numbers, "missing": list(missing or [])[:4],
+                           "examples": list(messy or [])[:2], "date_format": date_format,
+                           "negatives_in_brackets": numbers and negatives > 0}
         return out
 
     def set_description(self, name: str, description: str) -> None:

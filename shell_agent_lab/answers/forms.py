@@ -131,6 +131,26 @@ def _options(text: str, name: str = "") -> tuple[str, ...]:
     return tuple(items)
 
 
+_NAME = r"[A-Za-z0-9][\w+\-/.]*"
+_NAMES = rf"((?:{_NAME}\s*,\s*)+{_NAME},?\s+(?:and|or)\s+{_NAME}|{_NAME}\s+(?:and|or)\s+{_NAME})"
+#: "Which of A, B and C …", "Of A, B or C, which …": the question names what the answer may be
+_WHICH_OF = (re.compile(rf"\b[Ww]hich\s+(?:one\s+)?of\s+(?:the\s+)?(?:columns?\s+|variables?\s+|measures?\s+)?{_NAMES}"),
+             re.compile(rf"\b(?:[Oo]f|[Aa]mong)\s+{_NAMES}\s*,\s*which\b"))
+
+
+def _which_of(text: str) -> tuple[str, ...]:
+    """The names a "which of A, B and C" question chooses among (as it writes them), or ()."""
+    for rx in _WHICH_OF:
+        m = rx.search(text)
+        if not m:
+            continue
+        items = [w.strip().rstrip(".") for w in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", m.group(1))]
+        items = [w for w in items if w]
+        if len(items) >= 2 and len(set(items)) == len(items) and not any(w.lower() in _NOT_OPTIONS for w in items):
+            return tuple(items)
+    return ()
+
+
 def _count(word: str) -> int:
     return int(word) if word.isdigit() else _WORDS[word.lower()]
 
@@ -213,6 +233,7 @@ def read_form(question: str) -> AnswerForm:
         rest = _CLOSED.sub(" ", text)
         slots = []
         seen: set[str] = set()
+        chosen = _which_of(rest)
         for m, seg in zip(closed, _segments(text, closed, rest)):
             name = m.group(1)
             if name in seen:
@@ -225,6 +246,11 @@ def read_form(question: str) -> AnswerForm:
                 decimals = overall       # "any" stays any: a name is written as it is
             options = _options(rest, name) if kind in ("any", "text") else ()
             slots.append(Slot(name, "text" if options else kind, decimals, truth, m.group(2).strip(), options))
+        # "which of A, B and C": the one part that names something (not a number) is one of them
+        naming = [i for i, slot in enumerate(slots) if slot.kind in ("any", "text") and not slot.options]
+        if chosen and len(naming) == 1:
+            slot = slots[naming[0]]
+            slots[naming[0]] = Slot(slot.name, "text", slot.decimals, slot.truth, slot.placeholder, chosen)
         return AnswerForm(CLOSED, tuple(slots), overall)
     if _ASKS_LINE.search(text) or _ANSWER_LINE.search(text.strip().splitlines()[-1] if text.strip() else ""):
         kind, decimals, truth = _kind(text)
@@ -237,7 +263,7 @@ def read_form(question: str) -> AnswerForm:
                                                  else "yes"),), overall)
         if len(alternatives) >= 2:
             return AnswerForm(ANSWER_LINE, (Slot("", "text", options=tuple(alternatives)),), overall)
-        options = _options(text) if kind in ("any", "text") else ()
+        options = (_options(text) or _which_of(text)) if kind in ("any", "text") else ()
         return AnswerForm(ANSWER_LINE, (Slot("", "text" if options else kind, decimals, truth, options=options),),
                           overall)
     return AnswerForm(FREE, (), overall)

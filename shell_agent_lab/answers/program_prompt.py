@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .forms import AnswerForm
+from .program_repairs import flag_conversion
 
 __all__ = ["FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
            "with_imports", "repaired", "SYSTEM_PROMPT"]
@@ -66,9 +67,15 @@ def _column_line(frame: str, column: str, dtype: str, samples: Sequence[str], hi
 def _conversion(frame: str, column: str, hints: Mapping[str, Any]) -> str | None:
     ref = f"{frame}[{column!r}]"
     date_format = str(hints.get("date_format") or "")
+    if hints.get("flag"):                      # only when a run asked for it (see program_repairs)
+        return flag_conversion(ref, tuple(hints["flag"]))
     if hints.get("text_numbers"):
-        return (f"{ref} = pd.to_numeric({ref}.astype(str).str.replace(',', '', regex=False)"
-                rf".str.extract(r'(-?\d+(?:\.\d+)?)', expand=False), errors='coerce')")
+        text = f"{ref}.astype(str)"
+        if hints.get("negatives_in_brackets"):     # (12.40) is -12.40
+            text += r".str.replace(r'^\s*\((.*)\)', r'-\1', regex=True)"
+        text += r".str.replace(',', '', regex=False).str.replace(r'^\s*[-−]\D*?(?=\d)', '-', regex=True)"
+        return (f"{ref} = pd.to_numeric({text}"
+                rf".str.extract(r'(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)', expand=False), errors='coerce')")
     if date_format in ("DATE", "TIMESTAMP"):
         return f"{ref} = pd.to_datetime({ref}, errors='coerce')"
     if date_format:

@@ -288,6 +288,12 @@ _SCALAR_ATTRIBUTE = re.compile(r"^'(?:int|float|numpy\.\w+|str|bool)' object has
 _NO_MODULE_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
 _TEXT_ARITHMETIC = re.compile(r"\bstr\b|ufunc|does not support operation|string dtype|could not convert string|can only concatenate|object of type 'str'", re.I)
 _UNPACK = re.compile(r"^(?:too many|not enough) values to unpack")
+_NO_SERIES_ATTRIBUTE = re.compile(r"^'(Series|DataFrame)' object has no attribute '(\w+)'")
+#: what to write for a method a Series or DataFrame does not have
+_SERIES_INSTEAD = {"zscore": "use stats.zscore(values) or (values - values.mean()) / values.std()",
+                   "corrwith": "for two columns use frame['a'].corr(frame['b'])",
+                   "ttest": "use stats.ttest_ind(a, b)", "percentile": "use .quantile(0.9)",
+                   "iqr": "use .quantile(0.75) - .quantile(0.25)", "mode_value": "use .mode().iloc[0]"}
 _REGRESSION = {"ols", "OLS", "linear_regression", "regress", "regression", "linregress", "lstsq", "LinearRegression"}
 
 
@@ -310,7 +316,16 @@ def _slip_hint(exc: BaseException, text: str) -> str | None:
     if _SCALAR_ATTRIBUTE.match(text):
         return ("idxmax()/idxmin() give a row's index label, not a value of another column: read that column "
                 "at it with frame.loc[label, 'column']")
+    m = _NO_SERIES_ATTRIBUTE.match(text)
+    if m and m.group(2) in _SERIES_INSTEAD:
+        return f"a {m.group(1)} has no {m.group(2)}: {_SERIES_INSTEAD[m.group(2)]}"
     m = _NO_MODULE_ATTRIBUTE.match(text)
+    if m and m.group(2) == "iqr":
+        return ("for the interquartile range use stats.iqr(values) (Q3 - Q1); for the quartiles themselves "
+                "values.quantile([0.25, 0.75])")
+    if m and m.group(1) == "pandas" and m.group(2) == "time":
+        return ("pandas has no time: compare the hour of a datetime column instead, frame['column'].dt.hour "
+                "(and .dt.minute)")
     if m and m.group(2) in _REGRESSION:
         return ("for a least-squares line use stats.linregress(x, y): its slope, intercept and rvalue "
                 "(R squared is rvalue ** 2)")

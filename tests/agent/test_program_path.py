@@ -281,3 +281,44 @@ def test_a_regression_written_with_scikit_learn_runs_on_the_stand_in_and_its_cel
     with contextlib.redirect_stdout(out):
         exec(cell.source, {"trips": frame})
     assert f"@b[{fit.slope:.4f}]" in out.getvalue()
+
+
+def test_a_yes_no_column_summed_as_numbers_runs_again_read_as_booleans_without_asking_again(program_agent):
+    frame = pd.DataFrame({"Device": ["Mobile", "Web", "Mobile", "Mobile", "Web"],
+                          "Converted": ["Yes", "No", "No", "N/A", "Yes"]})
+    code = ("m = visits[visits['Device'] == 'Mobile']['Converted']\n"
+            "print(f\"@percent[{m.sum() / m.count() * 100:.2f}]\")")
+    backend = ScriptedBackend([_program(code)])
+    agent, namespace = program_agent(backend, frame=frame)
+    namespace["visits"] = namespace.pop("sales")
+    r = agent.run("What percentage of the Mobile visits converted? End your answer with @percent[value] "
+                  "(rounded to 2 decimal places).")
+    assert r.text == "@percent[50.00]"                  # 1 of the 2 known, the N/A left out
+    assert len(backend.requests) == 1                    # mended by code, not asked again
+    [cell] = cells_for(r, "What percentage of the Mobile visits converted?")
+    assert "['Converted'].str.strip().map({'Yes': True, 'No': False}).astype('boolean')" in cell.source
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(cell.source, {"visits": frame})
+    assert "@percent[50.00]" in out.getvalue()
+    assert frame["Converted"].tolist() == ["Yes", "No", "No", "N/A", "Yes"]
+
+
+def test_a_program_that_compares_a_yes_no_column_with_its_values_keeps_it_as_text(program_agent):
+    frame = pd.DataFrame({"Converted": ["Yes", "No", "Yes"], "spend": ["1", "x", "3"]})
+    code = "print(f\"@n[{(visits['Converted'] == 'Yes').sum() + visits['spend'].sum()}]\")"
+    backend = ScriptedBackend([_program(code), _program("print(f\"@n[{(visits['Converted'] == 'Yes').sum()}]\")")])
+    agent, namespace = program_agent(backend, frame=frame)
+    namespace["visits"] = namespace.pop("sales")
+    r = agent.run("How many converted? End your answer with @n[value] (a whole number).")
+    assert r.text == "@n[2]" and len(backend.requests) == 2      # the failure went back to the model
+    [cell] = cells_for(r, "How many converted?")
+    assert ".map({" not in cell.source
+
+
+def test_numpys_renamed_quantile_keyword_is_written_the_new_way(program_agent):
+    code = "print(f\"@q[{np.quantile(sales['units'], 0.25, interpolation='linear')}]\")"
+    backend = ScriptedBackend([_program(code)])
+    agent, _ = program_agent(backend)
+    r = agent.run("What is the lower quartile of units? End your answer with @q[value] (to 2 decimals).")
+    assert r.text == "@q[2.75]" and len(backend.requests) == 1

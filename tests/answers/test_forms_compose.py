@@ -170,6 +170,12 @@ def test_a_printed_series_footer_is_not_part_of_the_answer():
     ("Is it above 5? Close with a final line `Answer: yes` or `Answer: no`.", ()),
     ("Report @kind[value] as an integer or a float.", ()),
     ("Which region sells most? End your answer with @region[value] (the region's name).", ()),
+    ("Of distance.km, duration.min and tip.amount, which moves most with fare.total? Put the result in the form "
+     "@column[value] @r[value], with r to 4 decimals.", ("distance.km", "duration.min", "tip.amount")),
+    ("Which of SystolicBP, HeartRateBpm and BmiValue moves most closely with DiastolicBP? Close with a final line "
+     "`Answer: <the column name>`.", ("SystolicBP", "HeartRateBpm", "BmiValue")),
+    ("Which of the columns north_kwh or south_kwh has the larger mean? Answer: <column>", ("north_kwh", "south_kwh")),
+    ("Which of the stores in Leeds sold most? End your answer with @store[value].", ()),
 ])
 def test_the_values_a_question_lists_are_the_only_ones_a_part_takes(question, options):
     form = read_form(question)
@@ -190,3 +196,17 @@ def test_a_value_outside_the_listed_options_is_not_an_answer():
     out = compose(form, "@daypart[Afternoon (12-18h)]\n@trips[221.0]")
     assert out.complete and out.text == "@daypart[afternoon]\n@trips[221]"
     assert "# one of night, morning, afternoon, evening" in form.print_instruction()
+
+
+def test_a_which_of_question_takes_one_of_the_names_it_lists_for_its_naming_part():
+    form = read_form("Of distance.km, duration.min, wait.min and tip.amount, which has the largest absolute "
+                     "correlation with fare.total, and what is it? Put the result in the form @column[value] "
+                     "@r[value], with r to 4 decimals.")
+    assert [s.options for s in form.slots] == [("distance.km", "duration.min", "wait.min", "tip.amount"), ()]
+    assert compose(form, "@column[fare.total]\n@r[1.0]").missing == {
+        "@column[…]": "'fare.total' is not one of distance.km, duration.min, wait.min, tip.amount"}
+    assert compose(form, "@column[distance.km]\n@r[0.89984]").text == "@column[distance.km]\n@r[0.8998]"
+    # two parts that could name something: which one the list is for is not guessed
+    two = read_form("Of Leeds, York and Hull, which sold most, and to whom? Put the result in the form "
+                    "@city[value] @buyer[value].")
+    assert [s.options for s in two.slots] == [(), ()]

@@ -154,6 +154,12 @@ def test_the_slips_small_models_make_get_a_hint_not_the_column_list(frames):
     run = run_program("import numpy as np\nprint(np.nanquantile(df['sales'], 0.25, interpolation='linear'))",
                       {"df": frames["df"]})
     assert "numpy 2 calls it method=" in run.error
+    run = run_program("import pandas as pd\nprint(pd.time(12, 0))", {"df": frames["df"]})
+    assert "pandas has no time: compare the hour of a datetime column instead" in run.error
+    run = run_program("from scipy import stats\nprint(stats.mstats.iqr(df['sales']))", {"df": frames["df"]})
+    assert "has no attribute 'iqr' — for the interquartile range use stats.iqr(values)" in run.error
+    run = run_program("print(df['sales'].zscore())", {"df": frames["df"]})
+    assert "'Series' object has no attribute 'zscore' — a Series has no zscore: use stats.zscore(values)" in run.error
 
 
 def test_missing_attribute_error_lists_columns_of_every_frame(frames):

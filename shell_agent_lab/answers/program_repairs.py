@@ -1,0 +1,143 @@
+"""Slips in a program that code can mend without asking the model again.
+
+- **Grouped columns picked as a tuple.** ``df.groupby('a')['b', 'c']`` (pandas 2 takes a list
+  only) is written ``df.groupby('a')[['b', 'c']]``.
+- **Renamed keywords.** numpy 2 calls the interpolation of ``np.quantile`` and its kin
+  ``method=`` (``interpolation=`` is gone); ``scipy.stats.iqr`` still calls it
+  ``interpolation=``. A small model mixes the two up; :func:`mended_calls` writes each call
+  the way its library spells it, before the program runs.
+- **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
+  ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
+  (``df['Converted'].mean()``), and the run fails on text arithmetic. :func:`flag_columns` finds
+  such columns; when a run fails, the same program runs once more with the flag columns it names
+  (and never compares with one of their values) read as booleans by the preamble, with no new
+  request to the model.
+"""
+from __future__ import annotations
+
+import ast
+from typing import Any, Mapping, Sequence
+
+__all__ = ["mended_calls", "flag_columns", "flags_used", "flag_conversion", "MISSING_MARKERS"]
+
+#: keyword → keyword, for calls whose function (the last name of the callee) is listed
+_RENAMES: dict[str, dict[str, str]] = {
+    **{f: {"interpolation": "method"} for f in ("quantile", "percentile", "nanquantile", "nanpercentile")},
+    "iqr": {"method": "interpolation"},
+}
+#: module names a numpy call is made through (``np.quantile``, not a Series' ``.quantile``)
+_NUMPY = {"np", "numpy"}
+#: how exports write a missing value (compared lower-case, trimmed), as the column profile knows them
+MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "-", "--", "?", "missing", "#n/a")
+#: yes/no pairs, compared lower-case: (the true one, the false one)
+_PAIRS = (("yes", "no"), ("y", "n"), ("true", "false"), ("t", "f"))
+
+
+def _callee(func: ast.expr) -> tuple[str, str]:
+    """(the name of the object called through, the function's name): ``np.quantile`` →
+    ``("np", "quantile")``, ``stats.iqr`` → ``("stats", "iqr")``, ``iqr`` → ``("", "iqr")``."""
+    if isinstance(func, ast.Attribute):
+        base = func.value
+        return (base.id if isinstance(base, ast.Name) else "", func.attr)
+    if isinstance(func, ast.Name):
+        return ("", func.id)
+    return ("", "")
+
+
+def _is_groupby(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "groupby")
+
+
+def mended_calls(code: str) -> tuple[str, list[str]]:
+    """``code`` with each keyword its library renamed written the new way, and the columns of a
+    grouping picked as a list (``df.groupby('a')['b', 'c']``, which pandas 2 stopped taking, is
+    ``df.groupby('a')[['b', 'c']]``); and what changed (``["np.nanquantile: interpolation= →
+    method="]``). Code that does not parse is returned as it is."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits: list[tuple[int, int, str, str]] = []      # (line, column, old, new)
+    changed: list[str] = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Subscript) and _is_groupby(node.value) and isinstance(node.slice, ast.Tuple)
+                and node.slice.elts and node.slice.lineno == node.slice.end_lineno
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.slice.elts)):
+            first, last = node.slice.elts[0], node.slice.elts[-1]
+            edits.append((last.lineno, last.end_col_offset or 0, "", "]"))
+            edits.append((first.lineno, first.col_offset, "", "["))
+            changed.append("groupby(…)[a, b] → groupby(…)[[a, b]]")
+        if not isinstance(node, ast.Call):
+            continue
+        base, name = _callee(node.func)
+        renames = _RENAMES.get(name)
+        if not renames:
+            continue
+        if name != "iqr" and base not in _NUMPY:       # a Series' or DataFrame's .quantile(interpolation=) is right
+            continue
+        present = {k.arg for k in node.keywords}
+        for kw in node.keywords:
+            new = renames.get(kw.arg or "")
+            if new and new not in present:
+                edits.append((kw.lineno, kw.col_offset, kw.arg or "", new))
+                changed.append(f"{base + '.' if base else ''}{name}: {kw.arg}= → {new}=")
+    if not edits:
+        return code, []
+    lines = code.splitlines(keepends=True)
+    for lineno, col, old, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        line = lines[lineno - 1]
+        data = line.encode("utf-8")              # ast's offsets count UTF-8 bytes
+        if data[col: col + len(old)].decode("utf-8", "replace") == old:
+            lines[lineno - 1] = (data[:col] + new.encode("utf-8") + data[col + len(old):]).decode("utf-8")
+    return "".join(lines), changed
+
+
+def flag_columns(frame: Any, missing: Sequence[str] = MISSING_MARKERS) -> dict[str, tuple[str, str]]:
+    """The text columns of ``frame`` that hold a yes/no pair and nothing else (besides missing
+    values and ``missing`` markers): ``{column: (the value meaning true, the value meaning false)}``
+    as the column writes them."""
+    out: dict[str, tuple[str, str]] = {}
+    markers = {m.strip().lower() for m in missing}
+    for column in getattr(frame, "columns", []):
+        if not isinstance(column, str):
+            continue
+        series = frame[column]
+        if str(series.dtype) not in ("object", "str", "string") and not str(series.dtype).startswith("string"):
+            continue
+        try:
+            values = {str(v).strip() for v in series.dropna().unique()[:50]}
+        except Exception:               # unhashable cells: not a flag column
+            continue
+        values = {v for v in values if v.lower() not in markers and v != ""}
+        if len(values) != 2:
+            continue
+        lower = {v.lower(): v for v in values}
+        for yes, no in _PAIRS:
+            if set(lower) == {yes, no}:
+                out[column] = (lower[yes], lower[no])
+                break
+    return out
+
+
+def _literals(tree: ast.AST) -> set[str]:
+    return {n.value.strip().lower() for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+
+
+def flags_used(code: str, flags: Mapping[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """The flag columns ``code`` names as a string and never compares with one of their values
+    (a program that writes ``== 'Yes'`` reads the column as text, and must keep it so)."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return {}
+    literals = _literals(tree)
+    return {c: pair for c, pair in flags.items()
+            if c.strip().lower() in literals and not ({pair[0].lower(), pair[1].lower()} & literals)}
+
+
+def flag_conversion(ref: str, pair: tuple[str, str]) -> str:
+    """The preamble's line that reads a flag column as booleans (missing stays missing)."""
+    yes, no = pair
+    return f"{ref} = {ref}.str.strip().map({{{yes!r}: True, {no!r}: False}}).astype('boolean')"
+

@@ -1,0 +1,38 @@
+"""Slips code mends without asking the model again: renamed keywords, yes/no columns."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from shell_agent_lab.answers.program_repairs import flag_columns, flags_used, mended_calls
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("q = np.nanquantile(x, 0.25, interpolation='linear')", "q = np.nanquantile(x, 0.25, method='linear')"),
+    ("q = numpy.percentile(x, [25, 75], interpolation='midpoint')", "q = numpy.percentile(x, [25, 75], method='midpoint')"),
+    ("r = stats.iqr(x, method='linear')", "r = stats.iqr(x, interpolation='linear')"),
+    ("r = iqr(x, method='linear')", "r = iqr(x, interpolation='linear')"),
+    ("s = df['é'].quantile(0.5, interpolation='linear')", "s = df['é'].quantile(0.5, interpolation='linear')"),
+    ("q = np.quantile(x, 0.5, method='linear')", "q = np.quantile(x, 0.5, method='linear')"),
+    ("q = np.quantile(x, 0.5, method='linear', interpolation='linear')",
+     "q = np.quantile(x, 0.5, method='linear', interpolation='linear')"),      # both given: left to fail
+    ("print('a', end=')'", "print('a', end=')'"),                             # does not parse: as it is
+    ("m = df.groupby('région')['b', 'c'].mean()", "m = df.groupby('région')[['b', 'c']].mean()"),
+    ("m = df.groupby('a')[['b', 'c']].mean()", "m = df.groupby('a')[['b', 'c']].mean()"),
+    ("m = df.groupby('a')['b'].mean()", "m = df.groupby('a')['b'].mean()"),
+])
+def test_calls_are_written_as_their_library_takes_them(code, expected):
+    assert mended_calls(code)[0] == expected
+
+
+def test_yes_no_columns_are_found_with_the_values_they_write():
+    frame = pd.DataFrame({"a": ["Yes", "No", None, "n/a"], "b": ["Y", "N", "Y", "Y"], "c": ["TRUE", "false", "TRUE", "--"],
+                          "d": ["Yes", "No", "Maybe", "No"], "e": [1, 0, 1, 0], "f": ["Web", "App", "Web", "App"]})
+    assert flag_columns(frame) == {"a": ("Yes", "No"), "b": ("Y", "N"), "c": ("TRUE", "false")}
+
+
+def test_a_flag_column_compared_with_its_values_is_not_used_as_booleans():
+    flags = {"Converted": ("Yes", "No"), "Churned": ("Y", "N")}
+    code = "a = df['Converted'].mean()\nb = (df['Churned'] == 'Y').sum()\nc = df['Other'].sum()"
+    assert flags_used(code, flags) == {"Converted": ("Yes", "No")}
+    assert flags_used("df[", flags) == {}
