@@ -188,7 +188,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             on_step("program_start", {"code": code, "attempt": attempt + 1})
         run = run_program(code, {**frames, **helpers}, timeout=timeout)
         error = _problem(run)
-        if error is not None and not getattr(run, "refused", None):
+        if error is not None and not getattr(run, "refused", None) and not getattr(run, "timed_out", False):
             # the same program again with the yes/no columns it uses as numbers read as booleans
             flags = _flag_views(views, frames, body)
             if flags is not None:

@@ -70,7 +70,6 @@ _TEXT_NUMBER = (rf"(({_CURRENCY_CODES})\s*)?[$€£¥+\-−(]*\s*[$€£¥]?\s*\
                 rf"(\[[^\]]*\]|\*+|†)?\s*\)?\s*({_UNIT})?")
 #: the words around a text number (a unit or a currency code): a column whose numbers carry two
 #: different ones (``5 min`` and ``2 h``, ``12 EUR`` and ``9 USD``, ``05 Jan``) is not read as numbers
-_ACCOUNTING = r"\s*\(\s*[$€£¥]?\s*\d[^)]*\)\s*[A-Za-z%]*\s*"
 _NUMBER_WORDS = r"^\s*([A-Z]{3})?[^A-Za-zµ°]*(?:[eE][+-]?\d+[^A-Za-zµ°]*)?((?:" + _UNIT + r")?)\s*$"
 
 
@@ -444,7 +443,6 @@ class AnalysisEngine(BackgroundStores):
                     f"{_staging.sql_literal(_NUMBER_WORDS)}, '\\1 \\2')) "
                     f"FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_TEXT_NUMBER)}) "
                     f"AND regexp_matches({c}, '[A-Za-zµ°]')) AS u{i}, "
-                    f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(_ACCOUNTING)})) AS a{i}, "
                     + ", ".join(f"count(*) FILTER (WHERE regexp_full_match({c}, {_staging.sql_literal(rx)})) AS d{i}_{k}"
                                 for k, (rx, _) in enumerate(_DATE_TEXTS))
                     + f", max(TRY_CAST(split_part({c}, '/', 1) AS INTEGER)) AS f{i}")
@@ -455,9 +453,9 @@ class AnalysisEngine(BackgroundStores):
                 log.debug("column profile of %s failed", name, exc_info=True)
                 return {}
         out: dict[str, dict[str, Any]] = {}
-        width = 8 + len(_DATE_TEXTS)
+        width = 7 + len(_DATE_TEXTS)
         for i, column in enumerate(text):
-            nulls, present, numeric, missing, messy, words, negatives, *dates, first = row[width * i: width * (i + 1)]
+            nulls, present, numeric, missing, messy, words, *dates, first = row[width * i: width * (i + 1)]
             missing = (["NULL"] if nulls else []) + list(missing or [])
             date_format = ""
             for (_, fmt), count in zip(_DATE_TEXTS, dates):
@@ -465,8 +463,7 @@ class AnalysisEngine(BackgroundStores):
                     date_format = fmt.replace("%m/%d", "%d/%m") if fmt.startswith("%m/%d/%Y") and (first or 0) > 12 else fmt
             numbers = bool(present) and numeric >= 0.9 * present and not date_format and words <= 1
             out[column] = {"text_numbers": numbers, "missing": list(missing or [])[:4],
-                           "examples": list(messy or [])[:2], "date_format": date_format,
-                           "negatives_in_brackets": numbers and negatives > 0}
+                           "examples": list(messy or [])[:2], "date_format": date_format}
         return out
 
     def set_description(self, name: str, description: str) -> None:

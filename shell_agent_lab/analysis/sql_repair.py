@@ -32,9 +32,10 @@ __all__ = ["Column", "Repair", "repair", "preflight", "hint", "needs_quotes", "s
 #: so is a number written with the minus sign ``−``.
 NUM_MACRO = (
     "CREATE OR REPLACE TEMP MACRO num(x) AS "
-    r"CASE WHEN regexp_full_match(trim(CAST(x AS VARCHAR)), '\(\s*[$€£¥]?\s*\d[^)]*\)\s*[A-Za-z%]*') "
-    "THEN -1.0 ELSE 1.0 END * TRY_CAST(nullif(replace(regexp_replace(regexp_replace(regexp_replace("
-    r"replace(trim(CAST(x AS VARCHAR)), '−', '-'), '\[[^\]]*\]|\([^)]*[a-zA-Z][^)]*\)', '', 'g'), "
+    r"CASE WHEN regexp_full_match(trim(CAST(x AS VARCHAR)), '\(\s*[$€£¥]?\s*[A-Z]{0,3}\s*\d[^)]*\)\s*[A-Za-z%]*') "
+    "THEN -1.0 ELSE 1.0 END * TRY_CAST(nullif(replace(regexp_replace(regexp_replace(regexp_replace(regexp_replace("
+    r"replace(trim(CAST(x AS VARCHAR)), '−', '-'), '^\((\s*[$€£¥]?\s*[A-Z]{0,3}\s*\d[^)]*)\)', '\1'), "
+    r"'\[[^\]]*\]|\([^)]*[a-zA-Z][^)]*\)', '', 'g'), "
     r"'(\d)[eE]([+\-]?\d)', '\1#\2', 'g'), '[^0-9#.+\-]', '', 'g'), '#', 'e'), '') AS DOUBLE)")
 
 #: pandas / numpy / spreadsheet names → DuckDB's (an entry ending in a space takes the argument)

@@ -134,8 +134,9 @@ def _options(text: str, name: str = "") -> tuple[str, ...]:
 _NAME = r"[A-Za-z0-9][\w+\-/.]*"
 _NAMES = rf"((?:{_NAME}\s*,\s*)+{_NAME},?\s+(?:and|or)\s+{_NAME}|{_NAME}\s+(?:and|or)\s+{_NAME})"
 #: "Which of A, B and C …", "Of A, B or C, which …": the question names what the answer may be
-_WHICH_OF = (re.compile(rf"\b[Ww]hich\s+(?:one\s+)?of\s+(?:the\s+)?(?:columns?\s+|variables?\s+|measures?\s+)?{_NAMES}"),
-             re.compile(rf"\b(?:[Oo]f|[Aa]mong)\s+{_NAMES}\s*,\s*which\b"))
+_WHICH_OF = (re.compile(rf"\b[Ww]hich\s+(?:one\s+)?of\s+(?:the\s+(?:columns?|variables?|measures?|fields?)\s+)?{_NAMES}"),
+             # a sentence that opens with the list: not "the correlation of price and quantity, which …"
+             re.compile(rf"(?:^|[.?!:;]\s+)(?:Of|Among)\s+{_NAMES}\s*,\s*which\b"))
 
 
 def _which_of(text: str) -> tuple[str, ...]:

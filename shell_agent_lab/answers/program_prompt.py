@@ -70,10 +70,10 @@ def _conversion(frame: str, column: str, hints: Mapping[str, Any]) -> str | None
     if hints.get("flag"):                      # only when a run asked for it (see program_repairs)
         return flag_conversion(ref, tuple(hints["flag"]))
     if hints.get("text_numbers"):
-        text = f"{ref}.astype(str)"
-        if hints.get("negatives_in_brackets"):     # (12.40) is -12.40
-            text += r".str.replace(r'^\s*\((.*)\)', r'-\1', regex=True)"
-        text += r".str.replace(',', '', regex=False).str.replace(r'^\s*[-−]\D*?(?=\d)', '-', regex=True)"
+        # (12.40) is -12.40; a minus before the first digit, after a currency sign or code too
+        # (£−5.00, EUR −12), is the number's sign
+        text = (f"{ref}.astype(str)" r".str.replace(r'^\s*\((.*)\)', r'-\1', regex=True)"
+                r".str.replace(',', '', regex=False).str.replace(r'^\D*?[-−]\D*?(?=\d)', '-', regex=True)")
         return (f"{ref} = pd.to_numeric({text}"
                 rf".str.extract(r'(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)', expand=False), errors='coerce')")
     if date_format in ("DATE", "TIMESTAMP"):

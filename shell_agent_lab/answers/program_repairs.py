@@ -84,13 +84,13 @@ def mended_calls(code: str) -> tuple[str, list[str]]:
                 changed.append(f"{base + '.' if base else ''}{name}: {kw.arg}= → {new}=")
     if not edits:
         return code, []
-    lines = code.splitlines(keepends=True)
+    lines = code.split("\n")          # ast counts lines at "\n" only (splitlines also splits at \x0c, \u2028 …)
     for lineno, col, old, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         line = lines[lineno - 1]
         data = line.encode("utf-8")              # ast's offsets count UTF-8 bytes
         if data[col: col + len(old)].decode("utf-8", "replace") == old:
             lines[lineno - 1] = (data[:col] + new.encode("utf-8") + data[col + len(old):]).decode("utf-8")
-    return "".join(lines), changed
+    return "\n".join(lines), changed
 
 
 def flag_columns(frame: Any, missing: Sequence[str] = MISSING_MARKERS) -> dict[str, tuple[str, str]]:

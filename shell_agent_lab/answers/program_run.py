@@ -292,7 +292,8 @@ _NO_SERIES_ATTRIBUTE = re.compile(r"^'(Series|DataFrame)' object has no attribut
 #: what to write for a method a Series or DataFrame does not have
 _SERIES_INSTEAD = {"zscore": "use stats.zscore(values) or (values - values.mean()) / values.std()",
                    "corrwith": "for two columns use frame['a'].corr(frame['b'])",
-                   "ttest": "use stats.ttest_ind(a, b)", "percentile": "use .quantile(0.9)",
+                   "ttest": "use stats.ttest_ind(a, b)",
+                   "percentile": "use .quantile(q), q the fraction asked (0.9 for the 90th percentile)",
                    "iqr": "use .quantile(0.75) - .quantile(0.25)", "mode_value": "use .mode().iloc[0]"}
 _REGRESSION = {"ols", "OLS", "linear_regression", "regress", "regression", "linregress", "lstsq", "LinearRegression"}
 

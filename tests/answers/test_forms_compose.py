@@ -176,6 +176,11 @@ def test_a_printed_series_footer_is_not_part_of_the_answer():
      "`Answer: <the column name>`.", ("SystolicBP", "HeartRateBpm", "BmiValue")),
     ("Which of the columns north_kwh or south_kwh has the larger mean? Answer: <column>", ("north_kwh", "south_kwh")),
     ("Which of the stores in Leeds sold most? End your answer with @store[value].", ()),
+    ("What is the correlation of price and quantity, which shows how they move? End your answer with @r[value].", ()),
+    ("For each of north and south, which month sold most? End your answer with @month[value].", ()),
+    ("Which of the regions, North or South, sold more? End your answer with @region[value].", ()),
+    ("How do they compare. Among north_kwh and south_kwh, which has the larger mean? Answer: <column>",
+     ("north_kwh", "south_kwh")),
 ])
 def test_the_values_a_question_lists_are_the_only_ones_a_part_takes(question, options):
     form = read_form(question)

@@ -20,6 +20,7 @@ from shell_agent_lab.answers.program_repairs import flag_columns, flags_used, me
     ("m = df.groupby('région')['b', 'c'].mean()", "m = df.groupby('région')[['b', 'c']].mean()"),
     ("m = df.groupby('a')[['b', 'c']].mean()", "m = df.groupby('a')[['b', 'c']].mean()"),
     ("m = df.groupby('a')['b'].mean()", "m = df.groupby('a')['b'].mean()"),
+    ("s = 'é\u2028'\nm = df.groupby('a')['b', 'c'].mean()", "s = 'é\u2028'\nm = df.groupby('a')[['b', 'c']].mean()"),
 ])
 def test_calls_are_written_as_their_library_takes_them(code, expected):
     assert mended_calls(code)[0] == expected
