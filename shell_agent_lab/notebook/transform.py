@@ -11,8 +11,9 @@ message as a string literal, so a trailing ``?`` is just text:
 A bare ``%agent`` statement gets a trailing ``;`` so the reply, already rendered live in
 the cell, is not printed a second time as the cell's result.
 
-In a kernel, unindented lines (and ``%%agent`` cells) become *awaited* calls of the
-``agent_async`` twin instead: while the cell awaits, ipykernel keeps handling comm messages
+In a kernel, unindented lines that ask a question (and ``%%agent`` cells) become *awaited*
+calls of the ``agent_async`` twin instead (a command such as ``%agent /findings`` stays a plain
+call): while the cell awaits, ipykernel keeps handling comm messages
 for it, so a click on the cell's Approval widget reaches the kernel while the turn waits
 (ipykernel 7 sends those clicks to the main shell, which a blocking cell would hold). Other
 cell magics are left alone.
@@ -59,7 +60,11 @@ def rewrite_agent_lines(lines: list[str], *, awaitable: bool = False) -> list[st
             out.append(line)
             continue
         arg = m.group("arg").strip()
-        if awaitable and not m.group("indent"):
+        # a command (``/findings``, ``/memory``) runs at once and never waits for a widget, so
+        # its cell stays synchronous: an awaiting cell lets ipykernel 7.4 handle a comm message
+        # beside it, and that can leave the cell's "idle" under another cell's parent (the cell
+        # then shows [*] for good in JupyterLab)
+        if awaitable and not m.group("indent") and not arg.startswith("/"):
             call = f"await get_ipython().run_line_magic('agent_async', {arg!r})"
         else:
             call = f"get_ipython().run_line_magic('agent', {arg!r})"

@@ -174,6 +174,10 @@ def test_awaited_form_runs_the_same_turn(shell, backend):
     transform.install(shell, awaitable=True)
     try:
         assert "await" in shell.transform_cell("%agent is it up?\n")
+        assert "await" not in shell.transform_cell("%agent /findings\n")   # a command: a plain call
+        res, cap = run(shell, "%agent /help")
+        res.raise_error()
+        assert "/findings" in "".join(t or "" for t in _texts(cap))
         backend.enqueue("Up 5%.", "Cell answer.")
         res, cap = run(shell, "r = %agent is it up?")
         res.raise_error()
