@@ -342,9 +342,12 @@ class _MemoryCore:
                 (scope, fact),
             ).fetchone()
             if row:
+                # said again by the user: the fact is as relevant as a new one (a dormant or
+                # archived entry comes back, where /memory shows it)
                 conn.execute(
-                    "UPDATE memory SET native_fact = ?, category = ? WHERE id = ?",
-                    (native, category, row[0]),
+                    "UPDATE memory SET native_fact = ?, category = ?, relevance = 1.0, state = 'active', "
+                    "last_touched_at = ?, touch_count = touch_count + 1 WHERE id = ?",
+                    (native, category, to_db(self._clock()), row[0]),
                 )
                 return self.get(conn, scope, row[0])  # type: ignore[return-value]
             new_id = self._insert(

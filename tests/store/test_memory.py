@@ -79,6 +79,19 @@ def test_manual_set_coerces_invalid_category_and_updates_exact_match(store):
     assert len(gm.list()) == 1
 
 
+def test_remembering_an_archived_fact_again_brings_it_back(store):
+    """A fact the user states again (``/remember``) is as relevant as a new one: an entry that
+    had decayed to archived is active again, not left hidden under the same words."""
+    gm = store.global_memory
+    entry = gm.set("Report revenue in euros", "preference")
+    for turn in range(1, 80):
+        gm.decay_all(turn)
+    assert gm.get(entry.id).state == "archived"
+    again = gm.set("Report revenue in euros", "preference")
+    assert again.id == entry.id and again.state == "active" and again.relevance == 1.0
+    assert again.touch_count == entry.touch_count + 1
+
+
 def test_add_refuses_bad_category_source_and_empty_text(store):
     gm = store.global_memory
     with pytest.raises(ValidationError, match="category 'fact'"):
