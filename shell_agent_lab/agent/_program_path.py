@@ -115,9 +115,11 @@ def _views(frames: dict[str, Any], engine: Any, *, values: bool = True) -> list[
 def _flag_views(views: list[FrameView], frames: dict[str, Any], code: str) -> list[FrameView] | None:
     """``views`` with the yes/no columns ``code`` uses but never compares with a value marked to be
     read as booleans; None when it uses none."""
+    from ..analysis.engine import MISSING_MARKERS    # the markers the column profile knows
+
     out, marked = [], False
     for view in views:
-        used = flags_used(code, flag_columns(frames.get(view.name)))
+        used = flags_used(code, flag_columns(frames.get(view.name), MISSING_MARKERS))
         if used:
             marked = True
             view = FrameView(view.name, view.rows, view.columns, view.samples,

@@ -45,14 +45,14 @@ from .stable_order import ORDER_SUFFIX
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AnalysisEngine", "TableInfo", "QueryResult", "quote_ident", "validate_table_name"]
+__all__ = ["AnalysisEngine", "TableInfo", "QueryResult", "quote_ident", "validate_table_name", "MISSING_MARKERS"]
 
 Path_ = Literal["chat", "analyze"]
 _BATCH = 8_192
 #: corrections tried on one statement before its error goes back to the model
 _MAX_REPAIRS = 3
 #: how exports write a missing value in a text column (compared lower-case, trimmed)
-_MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "-", "--", "?", "missing", "#n/a")
+MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "-", "--", "?", "missing", "#n/a")
 #: dates written as text, and how DuckDB reads each ("" = a plain CAST)
 _DATE_TEXTS = ((r"\d{4}-\d{2}-\d{2}", "DATE"), (r"\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?", "TIMESTAMP"),
                (r"\d{1,2}/\d{1,2}/\d{4}", "%m/%d/%Y"), (r"\d{1,2}\.\d{1,2}\.\d{4}", "%d.%m.%Y"),
@@ -428,7 +428,7 @@ class AnalysisEngine(BackgroundStores):
             text = [c for c, t in self._columns(canonical) if t.upper().startswith("VARCHAR")][:60]
             if not text:
                 return {}
-            markers = ", ".join(_staging.sql_literal(m) for m in _MISSING_MARKERS)
+            markers = ", ".join(_staging.sql_literal(m) for m in MISSING_MARKERS)
             parts = []
             for i, column in enumerate(text):
                 c = f"trim({quote_ident(column)})"

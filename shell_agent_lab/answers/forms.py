@@ -125,7 +125,15 @@ def _options(text: str, name: str = "") -> tuple[str, ...]:
     m = re.search(rf"{lead}\s*(?:one\s+of\s+|either\s+)?[\"'`]?{_OPTIONS}", text)
     if not m:
         return ()
-    items = [w.strip() for w in re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", m.group(1)) if w.strip()]
+    return _listed_names(m.group(1))
+
+
+def _listed_names(listing: str) -> tuple[str, ...]:
+    """``"night, morning or evening"``, ``"A, B and C"`` as its names (as written, a sentence's
+    full stop left out); () unless it names two or more different values, none of them a word
+    for a kind ("integer", "yes")."""
+    items = [w.strip().rstrip(".") for w in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", listing)]
+    items = [w for w in items if w]
     if len(items) < 2 or any(w.lower() in _NOT_OPTIONS for w in items) or len(set(items)) != len(items):
         return ()
     return tuple(items)
@@ -143,12 +151,9 @@ def _which_of(text: str) -> tuple[str, ...]:
     """The names a "which of A, B and C" question chooses among (as it writes them), or ()."""
     for rx in _WHICH_OF:
         m = rx.search(text)
-        if not m:
-            continue
-        items = [w.strip().rstrip(".") for w in re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", m.group(1))]
-        items = [w for w in items if w]
-        if len(items) >= 2 and len(set(items)) == len(items) and not any(w.lower() in _NOT_OPTIONS for w in items):
-            return tuple(items)
+        names = _listed_names(m.group(1)) if m else ()
+        if names:
+            return names
     return ()
 
 

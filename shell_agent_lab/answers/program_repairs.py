@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping, Sequence
 
-__all__ = ["mended_calls", "flag_columns", "flags_used", "flag_conversion", "MISSING_MARKERS"]
+__all__ = ["mended_calls", "flag_columns", "flags_used", "flag_conversion"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -27,8 +27,6 @@ _RENAMES: dict[str, dict[str, str]] = {
 }
 #: module names a numpy call is made through (``np.quantile``, not a Series' ``.quantile``)
 _NUMPY = {"np", "numpy"}
-#: how exports write a missing value (compared lower-case, trimmed), as the column profile knows them
-MISSING_MARKERS = ("", "na", "n/a", "nan", "null", "none", "-", "--", "?", "missing", "#n/a")
 #: yes/no pairs, compared lower-case: (the true one, the false one)
 _PAIRS = (("yes", "no"), ("y", "n"), ("true", "false"), ("t", "f"))
 
@@ -93,9 +91,9 @@ def mended_calls(code: str) -> tuple[str, list[str]]:
     return "\n".join(lines), changed
 
 
-def flag_columns(frame: Any, missing: Sequence[str] = MISSING_MARKERS) -> dict[str, tuple[str, str]]:
+def flag_columns(frame: Any, missing: Sequence[str]) -> dict[str, tuple[str, str]]:
     """The text columns of ``frame`` that hold a yes/no pair and nothing else (besides missing
-    values and ``missing`` markers): ``{column: (the value meaning true, the value meaning false)}``
+    values and the ``missing`` markers, compared lower-case and trimmed): ``{column: (the value meaning true, the value meaning false)}``
     as the column writes them."""
     out: dict[str, tuple[str, str]] = {}
     markers = {m.strip().lower() for m in missing}

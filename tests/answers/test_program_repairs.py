@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from shell_agent_lab.analysis.engine import MISSING_MARKERS
 from shell_agent_lab.answers.program_repairs import flag_columns, flags_used, mended_calls
 
 
@@ -29,7 +30,7 @@ def test_calls_are_written_as_their_library_takes_them(code, expected):
 def test_yes_no_columns_are_found_with_the_values_they_write():
     frame = pd.DataFrame({"a": ["Yes", "No", None, "n/a"], "b": ["Y", "N", "Y", "Y"], "c": ["TRUE", "false", "TRUE", "--"],
                           "d": ["Yes", "No", "Maybe", "No"], "e": [1, 0, 1, 0], "f": ["Web", "App", "Web", "App"]})
-    assert flag_columns(frame) == {"a": ("Yes", "No"), "b": ("Y", "N"), "c": ("TRUE", "false")}
+    assert flag_columns(frame, MISSING_MARKERS) == {"a": ("Yes", "No"), "b": ("Y", "N"), "c": ("TRUE", "false")}
 
 
 def test_a_flag_column_compared_with_its_values_is_not_used_as_booleans():
