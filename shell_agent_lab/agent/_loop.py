@@ -614,7 +614,8 @@ class _Turn:
             return False          # a chart, a finding, a file, a named tool: the tool loop does it
         if env.answer_strategy == "operation":
             return self._by_operation()
-        from ..answers.program_run import run_program, warm_up
+        from ..answers.program_run import warm_up
+        from ._program_runner import ProgramDeclined, program_runner
         from ._program_path import (PROGRAM_TOOL, answer_by_program, frames_for, program_failed, record_program,
                                     step_summary)
 
@@ -649,11 +650,24 @@ class _Turn:
         cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
         left = self._deadline.remaining()
         timeout = env.program_timeout if left is None else max(1.0, min(env.program_timeout, left))
-        with self._heartbeat():
-            outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames,
-                                        question=self._message, run_program=run_program, cancel=cancel,
-                                        on_step=on_step, context=context, timeout=timeout,
-                                        values=rows_shared, scrub=None if rows_shared else scrub_error)
+        # the sandbox runs the program; where there is none, a person approves each one (fail closed)
+        runner = program_runner(gate=env.gate, registry=env.registry, cancel=env.cancel,
+                                waited=self._deadline.extend, clock=self._deadline.now)
+        try:
+            with self._heartbeat():
+                outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames,
+                                            question=self._message, run_program=runner, cancel=cancel,
+                                            on_step=on_step, context=context, timeout=timeout,
+                                            values=rows_shared, scrub=None if rows_shared else scrub_error)
+        except ProgramDeclined as declined:
+            self._check_cancel()
+            env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
+                                     "status": "rejected", "summary": _summary(str(declined))})
+            text = str(declined)
+            env.store.append_record(self.sid, "assistant", text)
+            self.reply.text = text
+            env.answered = True
+            return True
         self._check_cancel()
         if outcome.composed is None and not any(a.get("code") for a in outcome.attempts):
             log.info("the model wrote no program (%s); the tool loop answers", outcome.error)

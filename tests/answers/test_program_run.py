@@ -1,6 +1,8 @@
-"""The guarded runner for model-written pandas programs (shell_agent_lab.answers.program_run):
-hostile programs leave the user's frames and files alone, analyst programs print the right
-values, and nothing (output, warnings, exceptions, the trace function) leaks out."""
+"""The guarded in-kernel runner (shell_agent_lab.answers.program_run.run_program_in_kernel), the
+one a program gets only after a person approved it where no sandbox can be set up: hostile
+programs leave the user's frames and files alone, analyst programs print the right values, and
+nothing (output, warnings, exceptions, the trace function) leaks out. The sandboxed runner and
+the red-team corpus are tested in tests/sandbox."""
 from __future__ import annotations
 
 import json
@@ -14,7 +16,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from shell_agent_lab.answers.program_run import ProgramRun, run_program
+from shell_agent_lab.answers.program_run import ProgramRun
+from shell_agent_lab.answers.program_run import run_program_in_kernel as run_program
 
 from .hostile_programs import HOSTILE
 from .legit_programs import LEGIT, sales_frames
