@@ -9,7 +9,7 @@ DEPS_HASH := $(shell cat pyproject.toml labextension/package.json labextension/y
 STAMP := $(VENV)/.installed-$(DEPS_HASH)
 LOCAL_STAMP := $(VENV)/.local-$(DEPS_HASH)
 
-.PHONY: run test setup setup-local system-deps toolchain test-fast check docs clean record-notebooks
+.PHONY: run test setup setup-local system-deps sandbox-deps toolchain test-fast check docs clean record-notebooks
 
 $(PY): | toolchain
 	$(PYTHON) -m venv $(VENV)
@@ -70,12 +70,22 @@ system-deps:
 	  else echo "PostgreSQL and Java 17 are needed for the engine tests: sudo apt-get install postgresql openjdk-17-jre-headless"; exit 1; fi; \
 	fi
 
+# bubblewrap, the boundary model-written programs run behind (libseccomp comes with Debian);
+# without it programs still work, each one asking for approval first
+sandbox-deps:
+	@if ! command -v bwrap >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap libseccomp2 >/dev/null; \
+	  else echo "bubblewrap is not installed: programs the assistant writes will ask for approval (sudo apt-get install bubblewrap)"; fi; \
+	fi
+
 ## the main job: JupyterLab on the quickstart notebook, offline, with the embedded model
-run: setup-local
+run: setup-local sandbox-deps
 	$(PY) -m shell_agent_lab.launch
 
 ## every test: the layers and types, unit, kernel, notebooks (nbval), browser; then the docs build
-test: setup system-deps
+test: setup system-deps sandbox-deps
+	@command -v bwrap >/dev/null || { echo "the tests need bubblewrap: sudo apt-get install bubblewrap"; exit 1; }
 	$(MAKE) check
 	$(PY) -m pytest -p no:cacheprovider
 	$(MAKE) docs
