@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import signal
 import socket
 import subprocess
@@ -55,6 +56,7 @@ class ProgramSandbox:
         self._sock: socket.socket | None = None
         self._held: dict[str, Held] = {}
         self.starts = 0
+        self.shipped = 0
 
     # -- life --------------------------------------------------------------------------
     def warm(self) -> None:
@@ -91,8 +93,7 @@ class ProgramSandbox:
                 if not bwrap:
                     raise SandboxError("bubblewrap (bwrap) is not installed")
                 argv = _launch.command(theirs.fileno(), bwrap=bwrap)
-            process = subprocess.Popen(argv, pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+            process = _spawn(argv, theirs.fileno())
         except OSError as exc:
             ours.close()
             raise SandboxError(f"the sandbox could not be started: {exc}") from None
@@ -165,6 +166,7 @@ class ProgramSandbox:
                 reply = self._request(shipment.message, _START_SECONDS, [shipment.fd])
             finally:
                 os.close(shipment.fd)
+            self.shipped += 1
             if reply.get("op") != "loaded":
                 raise SandboxError(f"the frame {name!r} could not be loaded in the sandbox: {reply.get('error')}")
             if held is not None:
@@ -187,6 +189,41 @@ class ProgramSandbox:
         if reply.get("op") != "result":
             raise SandboxError(f"the sandbox could not run the program: {reply.get('error')}")
         return reply
+
+
+_SPAWNS: "queue.Queue[tuple[list[str], int, list[Any], threading.Event]]" = queue.Queue()
+_SPAWNER: threading.Thread | None = None
+_SPAWNER_LOCK = threading.Lock()
+
+
+def _spawn(argv: list[str], fd: int) -> subprocess.Popen[bytes]:
+    """Start the sandbox from a thread that lives as long as the kernel. bubblewrap's
+    ``--die-with-parent`` is the kernel's parent-death signal, which Linux sends when the
+    *thread* that started the process ends: started from a passing thread (a warm-up), the
+    sandbox would be killed as soon as that thread returned."""
+    global _SPAWNER
+    with _SPAWNER_LOCK:
+        if _SPAWNER is None or not _SPAWNER.is_alive():
+            _SPAWNER = threading.Thread(target=_spawner, name="sandbox-spawner", daemon=True)
+            _SPAWNER.start()
+    box: list[Any] = []
+    done = threading.Event()
+    _SPAWNS.put((argv, fd, box, done))
+    done.wait()
+    if isinstance(box[0], BaseException):
+        raise box[0]
+    return box[0]
+
+
+def _spawner() -> None:
+    while True:
+        argv, fd, box, done = _SPAWNS.get()
+        try:
+            box.append(subprocess.Popen(argv, pass_fds=[fd], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, start_new_session=True))
+        except BaseException as exc:  # handed to the caller, which says it in one line
+            box.append(exc)
+        done.set()
 
 
 def _drain(process: subprocess.Popen[bytes]) -> None:

@@ -41,7 +41,10 @@ main(int(sys.argv[1]))
 
 def bwrap_path() -> str | None:
     """bubblewrap's executable (``SHELL_AGENT_LAB_BWRAP`` may name another), or None."""
-    return os.environ.get("SHELL_AGENT_LAB_BWRAP") or shutil.which("bwrap")
+    named = os.environ.get("SHELL_AGENT_LAB_BWRAP")
+    if named:
+        return named if os.path.isfile(named) and os.access(named, os.X_OK) else None
+    return shutil.which("bwrap")
 
 
 def _roots() -> list[str]:
