@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["LinearRegression", "r2_score", "mean_squared_error", "mean_absolute_error", "STAND_INS", "stand_ins",
-           "import_line"]
+__all__ = ["LinearRegression", "r2_score", "mean_squared_error", "mean_absolute_error", "STAND_INS",
+           "STAND_INS_BY_NAME", "stand_ins", "import_line"]
 
 
 def _matrix(X: Any) -> np.ndarray:
@@ -95,6 +95,8 @@ STAND_INS: dict[str, dict[str, Any]] = {
     "sklearn.metrics": {"r2_score": r2_score, "mean_squared_error": mean_squared_error,
                         "mean_absolute_error": mean_absolute_error},
 }
+#: every stand-in by its own name (how the sandbox is told which to hand a program)
+STAND_INS_BY_NAME: dict[str, Any] = {name: obj for names in STAND_INS.values() for name, obj in names.items()}
 _IMPORT = re.compile(r"^[ \t]*from[ \t]+(sklearn\.[\w.]+)[ \t]+import[ \t]+\(?([\w ,\t]+?)\)?[ \t]*(?:#.*)?$", re.M)
 
 

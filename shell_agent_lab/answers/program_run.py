@@ -122,7 +122,7 @@ def _split(frames: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
     """The data to ship, and the stand-ins by name (a class or function is never shipped)."""
     from . import least_squares
 
-    offered = {obj: name for names in least_squares.STAND_INS.values() for name, obj in names.items()}
+    offered = {obj: name for name, obj in least_squares.STAND_INS_BY_NAME.items()}
     data: dict[str, Any] = {}
     helpers: dict[str, str] = {}
     for name, value in frames.items():

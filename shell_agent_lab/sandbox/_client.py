@@ -24,7 +24,12 @@ from typing import Any, Callable
 from . import _channel, _launch
 from ._frames import Held, hold, pack
 
-__all__ = ["SandboxError", "ProgramSandbox"]
+__all__ = ["SandboxError", "ProgramSandbox", "RUNTIME", "HELPERS"]
+
+#: the modules a program runs with, imported inside by name (the sandbox imports none of them
+#: here: they belong to the layer above, which names them)
+RUNTIME = "shell_agent_lab.answers._program_outcome"
+HELPERS = "shell_agent_lab.answers.least_squares"
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +116,8 @@ class ProgramSandbox:
             self._stop()
             raise SandboxError("the sandbox started wrongly")
         for what, source in _PROBES.items():
-            probe = self._request({"op": "run", "source": source, "frames": {}, "timeout": 10}, 30.0)
+            probe = self._request({"op": "run", "source": source, "frames": {}, "timeout": 10,
+                                   "runtime": RUNTIME, "helpers_module": HELPERS}, 30.0)
             if "PermissionError" not in str(probe.get("error")):
                 self._stop()
                 raise SandboxError(f"the sandbox did not refuse {what}; programs are not run in it")
@@ -176,15 +182,19 @@ class ProgramSandbox:
         return keys
 
     def run(self, source: str, frames: Mapping[str, Any], *, helpers: Mapping[str, str] | None = None,
-            timeout: float = 20.0, max_output: int = 20000, memory_mb: int = 4096) -> dict[str, Any]:
+            timeout: float = 20.0, max_output: int = 20000, memory_mb: int = 4096,
+            runtime: str = RUNTIME, helpers_module: str = HELPERS) -> dict[str, Any]:
         """Run ``source`` with ``frames`` bound to their names; the result as plain data
         (``ok``, ``stdout``, ``error``, ``values``, ``warnings``, ``timed_out``, ``seconds``).
-        Raises :class:`SandboxError` when the sandbox itself failed."""
+        ``runtime`` names the module that words the result, ``helpers_module`` the one whose
+        ``STAND_INS_BY_NAME`` the ``helpers`` are taken from (both of this package, imported
+        inside). Raises :class:`SandboxError` when the sandbox itself failed."""
         with self._lock:
             self._ensure()
             keys = self._ship(frames)
             reply = self._request({"op": "run", "source": source, "frames": keys, "helpers": dict(helpers or {}),
-                                   "timeout": timeout, "max_output": max_output, "memory_mb": memory_mb},
+                                   "timeout": timeout, "max_output": max_output, "memory_mb": memory_mb,
+                                   "runtime": runtime, "helpers_module": helpers_module},
                                   timeout + _MARGIN)
         if reply.get("op") != "result":
             raise SandboxError(f"the sandbox could not run the program: {reply.get('error')}")

@@ -25,8 +25,9 @@ _SINGLE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", 
 #: pyarrow's allocator starts no background thread (the process that forks stays single-threaded)
 _FIXED = (("JE_ARROW_MALLOC_CONF", "background_thread:false"), ("HOME", "/nonexistent"), ("PYTHONHASHSEED", "0"))
 
-#: the interpreter's first lines inside: the path it is told, this package as a bare namespace
-#: (its ``__init__`` loads the notebook side, which the sandbox must not), then the worker
+#: the interpreter's first lines inside: the path it is told, this package and the two it runs
+#: from as bare namespaces (the package's ``__init__`` loads the notebook side, which the sandbox
+#: must not), then the worker
 BOOT = """
 import sys, types, json
 sys.path[:] = json.loads(sys.argv[2])

@@ -45,7 +45,6 @@ def main(fd: int) -> None:
     libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)   # no other process of the sandbox may read or trace it
     import numpy as np  # noqa: F401 - loaded once here, shared by every child
     import pandas as pd  # noqa: F401
-    from shell_agent_lab.answers import _program_outcome  # noqa: F401
     try:
         import scipy.stats  # noqa: F401
     except Exception:
@@ -202,7 +201,8 @@ class _Capture(io.TextIOBase):
     """``sys.stdout`` for the program: the first ``limit`` characters, the rest counted."""
 
     def __init__(self, limit: int) -> None:
-        self.limit, self.parts, self.kept, self.dropped = limit, [], 0, 0
+        self.limit, self.kept, self.dropped = limit, 0, 0
+        self.parts: list[str] = []
 
     def writable(self) -> bool:
         return True
@@ -222,15 +222,24 @@ class _Capture(io.TextIOBase):
         return out
 
 
-def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
-    from shell_agent_lab.answers import _program_outcome as outcome
+def _module(name: str) -> Any:
+    """A module of this package the caller named (the program's runtime, its stand-ins)."""
+    import importlib
 
+    if not name.startswith("shell_agent_lab."):
+        raise ValueError(f"not a module of this package: {name!r}")
+    return importlib.import_module(name)
+
+
+def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Run the program. The caller names its runtime: a module with ``PROGRAM_FILENAME`` and
+    ``describe``, ``small_values`` and ``warning_lines``, which word the result."""
+    outcome = _module(message["runtime"])
     given = {name: frames[key].copy(deep=False) for name, key in message.get("frames", {}).items()}
     scope: dict[str, Any] = {"__name__": "__program__", **given}
     helpers = message.get("helpers") or {}
     if helpers:
-        from shell_agent_lab.answers import least_squares
-        offered = {n: obj for names in least_squares.STAND_INS.values() for n, obj in names.items()}
+        offered = _module(message["helpers_module"]).STAND_INS_BY_NAME
         scope.update({alias: offered[name] for alias, name in helpers.items() if name in offered})
     capture = _Capture(int(message.get("max_output", 20000)))
     sys.stdout = sys.stderr = capture
