@@ -14,7 +14,7 @@ import ctypes.util
 import errno
 import os
 
-__all__ = ["SeccompUnavailable", "load_filter", "available"]
+__all__ = ["SeccompUnavailable", "load_filter", "compile_filter", "install", "available"]
 
 _ALLOW = 0x7FFF0000
 _CLONE_THREAD = 0x00010000
@@ -68,6 +68,7 @@ def _library() -> ctypes.CDLL:
     lib.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
     lib.seccomp_load.argtypes = [ctypes.c_void_p]
     lib.seccomp_release.argtypes = [ctypes.c_void_p]
+    lib.seccomp_export_bpf.argtypes = [ctypes.c_void_p, ctypes.c_int]
     return lib
 
 
@@ -83,7 +84,63 @@ def available() -> bool:
 def load_filter() -> None:
     """Install the filter on the calling process (and every thread it starts later); it cannot
     be lifted. Raises :class:`SeccompUnavailable` when it could not be installed."""
+    install(compile_filter())
+
+
+def compile_filter() -> bytes:
+    """The filter as the kernel's BPF program, built by libseccomp (once, in the process that
+    forks the programs' processes; each of them only installs it)."""
     lib = _library()
+    ctx = _rules(lib)
+    try:
+        read_end, write_end = os.pipe()
+        try:
+            rc = lib.seccomp_export_bpf(ctx, write_end)
+            os.close(write_end)
+            write_end = -1
+            if rc < 0:
+                raise SeccompUnavailable(f"the filter could not be built ({os.strerror(-rc)})")
+            parts = []
+            while True:
+                chunk = os.read(read_end, 65536)
+                if not chunk:
+                    break
+                parts.append(chunk)
+        finally:
+            os.close(read_end)
+            if write_end >= 0:
+                os.close(write_end)
+    finally:
+        lib.seccomp_release(ctx)
+    program = b"".join(parts)
+    if not program or len(program) % 8:
+        raise SeccompUnavailable("libseccomp built an empty filter")
+    return program
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_SECCOMP = 22
+_SECCOMP_MODE_FILTER = 2
+
+
+def install(program: bytes) -> None:
+    """Install a filter :func:`compile_filter` built; after it, no new privilege can be gained
+    (``execve`` of a set-user-ID file included) and the filter cannot be removed."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise SeccompUnavailable(f"no_new_privs was refused ({os.strerror(ctypes.get_errno())})")
+    if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
+        raise SeccompUnavailable(f"the kernel refused the filter ({os.strerror(ctypes.get_errno())})")
+
+
+def _rules(lib: ctypes.CDLL) -> int:
+    """A libseccomp context holding the rules (the caller releases it)."""
     ctx = lib.seccomp_init(_ALLOW)
     if not ctx:
         raise SeccompUnavailable("seccomp_init failed")
@@ -107,8 +164,7 @@ def load_filter() -> None:
         for name, index in _OPENS:
             for flag in (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC):
                 rule(_errno(errno.EACCES), name, (index, flag, flag))
-        rc = lib.seccomp_load(ctx)
-        if rc < 0:
-            raise SeccompUnavailable(f"the kernel refused the filter ({os.strerror(-rc)})")
-    finally:
+    except BaseException:
         lib.seccomp_release(ctx)
+        raise
+    return int(ctx)

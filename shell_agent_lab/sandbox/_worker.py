@@ -49,7 +49,11 @@ def main(fd: int) -> None:
         import scipy.stats  # noqa: F401
     except Exception:
         pass
-    from shell_agent_lab.sandbox import _seccomp  # noqa: F401
+    from shell_agent_lab.sandbox import _seccomp
+    try:
+        program_filter: bytes | None = _seccomp.compile_filter()     # built once, installed per program
+    except Exception:
+        program_filter = None          # each program's process then fails closed (exit 71)
     frames: dict[str, Any] = {}
     _channel.send(sock, {"op": "ready", "pid": os.getpid(), "threads": len(os.listdir("/proc/self/task"))})
     while True:
@@ -67,7 +71,7 @@ def main(fd: int) -> None:
                     frames.pop(key, None)
                 reply = {"op": "forgot"}
             elif op == "run":
-                reply = _run(sock, frames, message)
+                reply = _run(sock, frames, message, program_filter)
             elif op == "exit":
                 return
             else:
@@ -95,7 +99,8 @@ def _load(frames: dict[str, Any], message: dict[str, Any], fds: list[int]) -> No
     frames[message["key"]] = pickle.loads(view[:head], buffers=buffers)
 
 
-def _run(sock: socket.socket, frames: dict[str, Any], message: dict[str, Any]) -> dict[str, Any]:
+def _run(sock: socket.socket, frames: dict[str, Any], message: dict[str, Any],
+         program_filter: bytes | None) -> dict[str, Any]:
     timeout = float(message.get("timeout", 20.0))
     read_end, write_end = os.pipe()
     started = time.monotonic()
@@ -104,7 +109,7 @@ def _run(sock: socket.socket, frames: dict[str, Any], message: dict[str, Any]) -
         code = 70
         try:
             os.close(read_end)
-            _child(sock, frames, message, write_end)
+            _child(sock, frames, message, write_end, program_filter)
             code = 0
         finally:
             os._exit(code)
@@ -161,7 +166,8 @@ def _ended(status: int) -> str:
     return f"the program ended without a result (exit status {code})"
 
 
-def _child(sock: socket.socket, frames: dict[str, Any], message: dict[str, Any], out: int) -> None:
+def _child(sock: socket.socket, frames: dict[str, Any], message: dict[str, Any], out: int,
+           program_filter: bytes | None) -> None:
     """Close, limit, filter, then run the program and write its result to ``out``."""
     sock.close()
     null = os.open("/dev/null", os.O_RDWR)
@@ -173,7 +179,9 @@ def _child(sock: socket.socket, frames: dict[str, Any], message: dict[str, Any],
     try:
         _limit(int(message.get("memory_mb", 4096)), timeout)
         from shell_agent_lab.sandbox import _seccomp
-        _seccomp.load_filter()
+        if program_filter is None:
+            raise RuntimeError("no system-call filter")
+        _seccomp.install(program_filter)
     except Exception:
         os._exit(71)
     result = _execute(frames, message, timeout)
