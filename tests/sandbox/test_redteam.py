@@ -125,12 +125,13 @@ def _attack(run_it, template: str, stage: dict, monkeypatch) -> tuple[str, dict]
     threads = threading.active_count()
     outcome = run_it(_source(template, stage), frames)
     _assert_frames(frames, before_frames)
-    assert _kernel_state() == before_kernel
+    after_kernel = _kernel_state()
+    assert after_kernel == before_kernel, [k for k in before_kernel if after_kernel[k] != before_kernel[k]]
     assert _tree(stage["folder"]) == before_files, "a file changed in the notebook's folder"
     assert not [p for p in _OUTSIDE if os.path.lexists(p)], "a file appeared outside"
     assert stage["listener"].drain() == [], "a connection reached the kernel"
     assert TOKEN not in json.dumps(outcome, default=str), "the secret came back"
-    assert threading.active_count() <= threads + 1
+    assert threading.active_count() <= threads + 1, "threads were left running in the kernel"
     return outcome
 
 
