@@ -181,3 +181,21 @@ def test_with_a_sandbox_nothing_asks(sandbox_available):
     run = program_runner(gate=gate, registry=_Registry())("print(int(df['units'].sum()))", sales_frames())
     assert run.ok and run.isolated and gate.asked == []
     assert run_program_in_kernel("print(1)", {}).stdout == "1\n"
+
+
+def test_programs_from_many_threads_all_answer(sandbox):
+    """Threads of a busy kernel (the panel's comm thread, a cell, a warm-up) running programs at
+    once: each gets its own answer, none waits forever."""
+    frames = {"df": pd.DataFrame({"x": list(range(100))})}
+    results: dict[int, list[str]] = {}
+
+    def worker(n: int) -> None:
+        results[n] = [sandbox.run(f"print(int(df['x'].sum()) + {n})", frames, timeout=10.0)["stdout"]
+                      for _ in range(5)]
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert {n: set(out) for n, out in results.items()} == {n: {f"{4950 + n}\n"} for n in range(4)}
