@@ -240,16 +240,13 @@ def program_failed(question: str, error: str) -> str:
 
 
 def cell_code(code: str, frames: list[str], tables: list[str], helpers: str = "") -> str:
-    """The program as a notebook cell: a function of the frames it reads, called once, so the
-    variables it makes stay out of the notebook (a later question would see them as data); a
-    session table is read into its argument with ``table_frame``; ``helpers`` is the import of
-    the stand-ins it used."""
-    body = "\n".join(("    " + line) if line.strip() else "" for line in code.splitlines())
-    args = ", ".join(f"{n}=table_frame({n!r})" if n in tables else f"{n}={n}" for n in frames)
-    imports = ["from shell_agent_lab.notebook.cells import table_frame"] if tables else []
-    imports += [helpers] if helpers else []
-    head = "\n".join(imports) + "\n\n\n" if imports else ""
-    return f"{head}def _program({', '.join(frames)}):\n{body}\n\n\n_program({args})"
+    """The program as a notebook cell: ``%%agent_program`` with the frames it reads (a notebook
+    DataFrame, else the session table of that name), so running the cell again (Run All) runs
+    the program in the sandbox as the answer did, never in the kernel. ``helpers`` is the import
+    of the stand-ins it used (importable inside the sandbox)."""
+    del tables                   # the magic finds a name that is not a DataFrame among the tables
+    body = "\n".join(part for part in (helpers, code.strip()) if part)
+    return f"%%agent_program {' '.join(frames)}\n{body}"
 
 
 def step_summary(output: str, error: str | None) -> str:

@@ -113,6 +113,12 @@ def question_line(message: str, limit: int = 100) -> str:
     return f"{MARK} {text}" if text else MARK
 
 
+def _under_magic(body: str, head: str) -> str:
+    """A cell magic's cell with the question's comment under its first line (a program cell)."""
+    first, _, rest = body.partition("\n")
+    return f"{first}\n{head}\n{rest}" if rest else f"{first}\n{head}"
+
+
 def _rerun_code(tool: str, arguments: dict[str, Any]) -> str:
     args = {k: v for k, v in arguments.items() if v is not None}
     from ..analysis.operations.compile import python_literal    # one writer of call literals
@@ -130,6 +136,7 @@ def cells_for(reply: "Reply", message: str) -> list[AgentCell]:
         # a cell magic must open its cell, so a query's comment is SQL's own, on the line below;
         # code the user chose to insert instead of running stays exactly as it was shown
         source = (f"%%agent_sql\n--{head[1:]}\n{body.strip()}" if kind == "sql"
+                  else _under_magic(body.strip(), head) if run and body.startswith("%%")
                   else f"{head}\n{body.strip()}" if run else body)
         if body.strip() and source not in seen:
             seen.add(source)

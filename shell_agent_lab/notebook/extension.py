@@ -60,7 +60,7 @@ def unload(shell: Any) -> None:
     if next_cell in shell.events.callbacks["pre_run_cell"]:
         shell.events.unregister("pre_run_cell", next_cell)
     for kind in ("line", "cell"):
-        for name in ("agent", "agent_async", "agent_sql"):
+        for name in ("agent", "agent_async", "agent_sql", "agent_program"):
             shell.magics_manager.magics[kind].pop(name, None)
     reset_runtime()
 

@@ -12,7 +12,7 @@ import threading
 from typing import Any, Callable
 
 from IPython.core.error import UsageError as IPythonUsageError
-from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
 from IPython.display import display
 
 from . import args as A
@@ -153,6 +153,44 @@ class AgentMagics(Magics):
             return engine.query(sql).to_pandas()
         except AnalysisError as exc:  # the SQL gate's and DuckDB's one-line reasons
             raise IPythonUsageError(str(exc)) from None
+
+    @cell_magic
+    def agent_program(self, line: str, cell: str) -> Any:
+        """Run a pandas program in the sandbox over the named frames; returns its ``answer``.
+
+        ``%%agent_program sales orders`` with the program below: what an answer computed by a
+        program inserts, so Run All computes the same values the same way. Each name is a
+        DataFrame of the notebook, else a table of this session. The program runs behind the
+        operating system's boundary (``docs/programs.md``), never in the kernel: to run the code
+        with the notebook's full powers, copy it into a plain cell.
+        """
+        from ..answers.program_run import run_program
+        from .cells import table_frame
+
+        names = line.split()
+        if not cell.strip():
+            raise IPythonUsageError("%%agent_program needs a program below its first line")
+        frames: dict[str, Any] = {}
+        for name in names:
+            value = self.shell.user_ns.get(name)
+            if _is_frame(value):
+                frames[name] = value
+                continue
+            try:
+                frames[name] = table_frame(name)
+            except Exception as exc:
+                raise IPythonUsageError(f"%%agent_program: {name!r} is neither a DataFrame of this notebook nor a "
+                                        f"table of its session ({exc})") from None
+        timeout = float(getattr(self._agent().settings, "program_timeout", 30.0) or 30.0)
+        run = run_program(cell, frames, timeout=timeout, checked=False)
+        if run.unavailable:
+            raise IPythonUsageError(f"%%agent_program: {run.error}. This cell runs its program in the sandbox only: "
+                                    "install bubblewrap, or copy the code into a plain cell to run it in the kernel.")
+        if run.stdout:
+            print(run.stdout, end="" if run.stdout.endswith("\n") else "\n")
+        if not run.ok:
+            raise IPythonUsageError(f"the program failed: {run.error}")
+        return run.values.get("answer")
 
     # -- slash commands ----------------------------------------------------------------------
     def _command(self, parsed: Any, text: str) -> None:
@@ -344,3 +382,11 @@ def _workspace_renderers() -> None:
 
 
 _workspace_renderers()
+
+
+def _is_frame(value: Any) -> bool:
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a dependency
+        return False
+    return isinstance(value, (pd.DataFrame, pd.Series))

@@ -20,6 +20,18 @@ SALES = pd.DataFrame({"region": ["West", "East", "West", "South"],
                       "Price (USD)": ["$1,200.50", "$80", "$15.25", "n/a"], "units": [3, 5, 7, 2]})
 
 
+def _run_cell(source: str, frames: dict) -> object:
+    """What ``%%agent_program`` does with a program cell: its body, in the sandbox, over the
+    frames its first line names."""
+    from shell_agent_lab.answers.program_run import run_program
+
+    first, _, body = source.partition("\n")
+    assert first.split()[0] == "%%agent_program"
+    run = run_program(body, {n: frames[n] for n in first.split()[1:]}, checked=False)
+    assert run.ok and run.isolated, run.error
+    return run
+
+
 def _program(body: str) -> str:
     return f"Here is the program:\n```python\n{body}\n```"
 
@@ -74,10 +86,11 @@ def test_a_program_that_writes_to_the_frame_works_on_its_own_view(program_agent)
     pd.testing.assert_frame_equal(namespace["sales"], before)
     [cell] = cells_for(r, "Twice the units, summed?")
     assert "read_csv" not in cell.source and "sales_view = sales.copy(deep=False)" in cell.source
-    # the cell reproduces the number in the notebook's namespace and leaves the frame alone
+    assert cell.source.startswith("%%agent_program sales\n# shell-agent-lab: Twice the units")
+    # the cell reproduces the number in the sandbox, as %%agent_program runs it, and leaves the frame alone
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(cell.source, {"sales": namespace["sales"]})
+        print(_run_cell(cell.source, {"sales": namespace["sales"]}).stdout, end="")
     assert "@total[34]" in out.getvalue()
     pd.testing.assert_frame_equal(namespace["sales"], before)
 
@@ -138,12 +151,9 @@ def test_a_loaded_table_is_read_into_a_frame_and_its_cell_gets_it_by_name(store,
         assert r.text == "@km[8.0]"
         assert "DataFrame `trips` (3 rows" in backend.requests[0].messages[-1].content
         [cell] = cells_for(r, "Total km in Oslo?")
-        assert "_program(trips=table_frame('trips'))" in cell.source and "def _program(trips):" in cell.source
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            exec(cell_code(code, ["trips"], ["trips"]).replace("from shell_agent_lab.notebook.cells import table_frame", ""),
-                 {"table_frame": agent.engine().frame})
-        assert "@km[8.0]" in out.getvalue()
+        assert cell.source.startswith("%%agent_program trips\n")
+        assert cell_code(code, ["trips"], ["trips"]).startswith("%%agent_program trips\n")
+        assert "@km[8.0]" in _run_cell(cell.source, {"trips": agent.engine().frame("trips")}).stdout
     finally:
         agent.close()
 
@@ -274,13 +284,11 @@ def test_a_regression_written_with_scikit_learn_runs_on_the_stand_in_and_its_cel
     fit = __import__("scipy.stats", fromlist=["linregress"]).linregress([1, 2, 3, 4], [3.1, 4.9, 7.2, 8.8])
     assert r.text == f"@b[{fit.slope:.4f}]\n@r2[{fit.rvalue ** 2:.4f}]"
     [cell] = cells_for(r, "Fit fare")
-    assert cell.source.startswith("# shell-agent-lab: Fit fare\n"
+    assert cell.source.startswith("%%agent_program trips\n# shell-agent-lab: Fit fare\n"
                                   "from shell_agent_lab.answers.least_squares import LinearRegression, r2_score\n")
     assert "sklearn" not in cell.source
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(cell.source, {"trips": frame})
-    assert f"@b[{fit.slope:.4f}]" in out.getvalue()
+    # the stand-ins are imported inside the sandbox, as the cell says
+    assert f"@b[{fit.slope:.4f}]" in _run_cell(cell.source, {"trips": frame}).stdout
 
 
 def test_a_yes_no_column_summed_as_numbers_runs_again_read_as_booleans_without_asking_again(program_agent):
@@ -297,10 +305,7 @@ def test_a_yes_no_column_summed_as_numbers_runs_again_read_as_booleans_without_a
     assert len(backend.requests) == 1                    # mended by code, not asked again
     [cell] = cells_for(r, "What percentage of the Mobile visits converted?")
     assert "['Converted'].str.strip().map({'Yes': True, 'No': False}).astype('boolean')" in cell.source
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(cell.source, {"visits": frame})
-    assert "@percent[50.00]" in out.getvalue()
+    assert "@percent[50.00]" in _run_cell(cell.source, {"visits": frame}).stdout
     assert frame["Converted"].tolist() == ["Yes", "No", "No", "N/A", "Yes"]
 
 

@@ -61,3 +61,20 @@ def test_hostile_programs_through_agent_change_nothing(start_kernel, tmp_path):
     k2.run('%config ShellAgent.answer_strategy = "program"')
     out = text_of(k2.run("%agent what is the total of v in df?")["outputs"])
     assert "6" in out and "approval" not in out.lower()
+
+
+def test_a_program_cell_runs_in_the_sandbox_too(start_kernel, tmp_path):
+    """The cell an answer inserts (``%%agent_program``) is what Run All runs again: it must run
+    behind the same boundary, or the program the sandbox held would run in the kernel then."""
+    (tmp_path / "secret.txt").write_text(TOKEN)
+    k = start_kernel(notebook="cells.ipynb")
+    k.run("import pandas as pd\ndf = pd.DataFrame({'v': [1, 2, 3]})")
+    honest = k.run("%%agent_program df\n# shell-agent-lab: total?\nprint(int(df['v'].sum()))\n"
+                   "answer = {'total': int(df['v'].sum())}")
+    out = text_of(honest["outputs"])
+    assert "6" in out and "{'total': 6}" in out
+    hostile = k.collect(k.send("%%agent_program df\ndf.loc[0, 'v'] = 99\nprint(open(" + repr(str(tmp_path / "secret.txt"))
+                               + ").read())\nopen(" + repr(str(tmp_path / "pwned")) + ", 'w')"))
+    assert hostile["reply"]["status"] == "error"          # Run All stops on it, as on any failing cell
+    assert TOKEN not in str(hostile) and "No such file or directory" in str(hostile)
+    assert k.value("df['v'].tolist()") == [1, 2, 3] and not (tmp_path / "pwned").exists()
