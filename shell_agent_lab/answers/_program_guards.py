@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.extensions import ExtensionArray
 
+from ._program_outcome import Capture
 from ._program_rules import (
     ALLOWED_BUILTINS, FORBIDDEN_BUILTINS, MUTATING_METHODS, PATH_KEYWORDS, POWER_BITS_CAP,
     RANGE_CAP, SEQUENCE_CAP, TEXT_WRITERS, attribute_refusal, format_reads_fields,
@@ -29,6 +30,7 @@ from ._program_rules import (
 )
 
 __all__ = ["Blocked", "Capture", "make_builtins", "guard_names", "rewrite"]
+
 
 _ATTR, _TARGET, _BINOP = "__sal_attr__", "__sal_target__", "__sal_binop__"
 
@@ -50,29 +52,6 @@ class Blocked(BaseException):
     A ``BaseException`` on purpose (like the runner's time limit): the program's own
     ``except Exception`` must not swallow it and carry on. It never leaves the runner.
     """
-
-
-class Capture:
-    """What ``print`` writes during one run: kept up to ``limit`` characters, the rest counted."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.parts: list[str] = []
-        self.kept = 0
-        self.dropped = 0
-
-    def write(self, text: str) -> None:
-        room = self.limit - self.kept
-        if room > 0:
-            self.parts.append(text[:room])
-            self.kept += min(len(text), room)
-        self.dropped += max(len(text) - max(room, 0), 0)
-
-    def text(self) -> str:
-        out = "".join(self.parts)
-        if self.dropped:
-            out += f"\n… (output truncated: {self.dropped:,} more characters)"
-        return out
 
 
 def _refuse(text: str) -> Blocked:

@@ -7,6 +7,7 @@ standard library only, and no relative import (the sandbox loads it without the 
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -18,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["PROGRAM_FILENAME", "describe", "program_line", "warning_lines", "small_values", "jsonable"]
+__all__ = ["PROGRAM_FILENAME", "Capture", "describe", "program_line", "warning_lines", "small_values", "jsonable"]
 
 #: the file name the program's code carries (the lines an error names are the program's own)
 PROGRAM_FILENAME = "<program>"
@@ -26,6 +27,35 @@ _MAX_WARNINGS = 5
 _MAX_COLUMNS_SHOWN = 40
 _SMALL = 20
 _MAX_TEXT_VALUE = 200
+
+
+class Capture(io.TextIOBase):
+    """What a program prints during one run (its ``print`` or its ``sys.stdout``): kept up to
+    ``limit`` characters, the rest counted."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.parts: list[str] = []
+        self.kept = 0
+        self.dropped = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        room = self.limit - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(len(text), room)
+        self.dropped += max(len(text) - max(room, 0), 0)
+        return len(text)
+
+    def text(self) -> str:
+        out = "".join(self.parts)
+        if self.dropped:
+            out += f"\n… (output truncated: {self.dropped:,} more characters)"
+        return out
 
 
 def program_line(tb: TracebackType | None) -> str:

@@ -11,7 +11,6 @@ the time limit, kills the child when the limit passes, and says how the child en
 from __future__ import annotations
 
 import ctypes
-import io
 import json
 import mmap
 import os
@@ -205,31 +204,6 @@ def _limit(memory_mb: int, timeout: float) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (_FD_LIMIT, _FD_LIMIT))
 
 
-class _Capture(io.TextIOBase):
-    """``sys.stdout`` for the program: the first ``limit`` characters, the rest counted."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit, self.kept, self.dropped = limit, 0, 0
-        self.parts: list[str] = []
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        room = self.limit - self.kept
-        if room > 0:
-            self.parts.append(text[:room])
-            self.kept += min(len(text), room)
-        self.dropped += max(len(text) - max(room, 0), 0)
-        return len(text)
-
-    def text(self) -> str:
-        out = "".join(self.parts)
-        if self.dropped:
-            out += f"\n… (output truncated: {self.dropped:,} more characters)"
-        return out
-
-
 def _module(name: str) -> Any:
     """A module of this package the caller named (the program's runtime, its stand-ins)."""
     import importlib
@@ -240,8 +214,8 @@ def _module(name: str) -> Any:
 
 
 def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """Run the program. The caller names its runtime: a module with ``PROGRAM_FILENAME`` and
-    ``describe``, ``small_values`` and ``warning_lines``, which word the result."""
+    """Run the program. The caller names its runtime: a module with ``PROGRAM_FILENAME``,
+    ``Capture`` (its standard output), ``describe``, ``small_values`` and ``warning_lines``."""
     outcome = _module(message["runtime"])
     given = {name: frames[key].copy(deep=False) for name, key in message.get("frames", {}).items()}
     scope: dict[str, Any] = {"__name__": "__program__", **given}
@@ -249,7 +223,7 @@ def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) ->
     if helpers:
         offered = _module(message["helpers_module"]).STAND_INS_BY_NAME
         scope.update({alias: offered[name] for alias, name in helpers.items() if name in offered})
-    capture = _Capture(int(message.get("max_output", 20000)))
+    capture = outcome.Capture(int(message.get("max_output", 20000)))
     sys.stdout = sys.stderr = capture
     error, timed_out = None, False
 
