@@ -115,7 +115,9 @@ def run_code(code: str, csv_path: Path, *, timeout: float = RUN_TIMEOUT, python:
                               time.perf_counter() - started)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-8:]) or f"exit status {done.returncode}"
+        # the script's temporary path would make the fix request differ on every run (no replay)
+        stderr = done.stderr.replace(str(path), "answer.py")
+        tail = "\n".join(stderr.strip().splitlines()[-8:]) or f"exit status {done.returncode}"
         return RunOutcome(done.stdout[:_OUTPUT_CHARS], tail, False, seconds)
     return RunOutcome(done.stdout[:_OUTPUT_CHARS], None, False, seconds)
 
