@@ -5,7 +5,14 @@ generated CSV files (``answers_data``), 91 questions with reference answers comp
 SciPy (``answers_questions``). The held-out set (``--set heldout``): eight more files and 80
 questions from a second, independent generator (``heldout_data``, ``heldout_questions``), half
 closed-form, half natural questions answered on a final ``Answer:`` line (``heldout_score``);
-it is for measuring, not for tuning. Questions are asked in sessions: for each file, a fresh
+it is for measuring, not for tuning. The external set (``--set external``; ``external_set``): 75
+questions over sixteen third-party tables, written apart from the product (``benchmarks/external``),
+scored by the set's own ``score.py``; each natural question is asked once per answer-format
+wording (``--wordings``: ids of ``benchmarks/external/wordings.json``, or ``all``; default
+``plain``), each table is loaded under its questions' variable name, and the report adds the
+accuracy per wording and the spread between the best and the worst. Its per-question lines never
+show what was answered or expected (the JSON does), and ``--list`` shows no question text: the set
+stays unread until it is recorded. Questions are asked in sessions: for each file, a fresh
 kernel and a notebook built on the fly load the file as ``df`` and ask the questions in
 ``%%agent`` cells, in order, in that kernel (``answers_session``). Closed-form answers must state
 their parts as ``@name[value]``; scoring is strict (``answers_score``). Every run records or
@@ -19,6 +26,10 @@ over it; ``--baseline-only`` skips the product.
     .venv/bin/python benchmarks/answers.py                      # the embedded model, all dev questions
     .venv/bin/python benchmarks/answers.py --files sales_orders,housing --questions trial-04
     .venv/bin/python benchmarks/answers.py --set heldout --baseline bare
+    .venv/bin/python benchmarks/answers.py --set external --wordings all --baseline bare \
+        --record build/external-cassettes --out build/external-results.json
+    .venv/bin/python benchmarks/answers.py --replay build/external-cassettes --baseline bare \
+        --out build/external-replay.json
     .venv/bin/python benchmarks/answers.py --profile '{"backend": "openai", "model": "gpt-4o-mini"}'
     .venv/bin/python benchmarks/answers.py --replay build/answers-cassettes   # no model
     .venv/bin/python benchmarks/answers.py --refresh-test-cassette           # see tests/benchmarks/
@@ -44,12 +55,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks import answers_sets  # noqa: E402
+from benchmarks import answers_sets, external_set  # noqa: E402
 from benchmarks.answers_data import write_files  # noqa: E402
 from benchmarks.answers_report import margin, markdown, markdown_baseline, question_row, summarize  # noqa: E402
 from benchmarks.answers_score import TurnFacts  # noqa: E402
 from benchmarks.answers_session import RunSettings, SessionResult, prune_earlier_runs, run_session  # noqa: E402
-from benchmarks.heldout_score import score_question  # noqa: E402
 
 __all__ = ["select_questions", "run_benchmark", "run_baseline", "expectations", "write_recording", "read_recording",
            "main"]
@@ -61,10 +71,12 @@ RECORDING_FILE = "recording.json"
 
 
 def select_questions(files: Sequence[str] | None = None, ids: Sequence[str] | None = None,
-                     sets: Sequence[str] = ("dev",)) -> list[Any]:
+                     sets: Sequence[str] = ("dev",),
+                     wordings: Sequence[str] = external_set.DEFAULT_WORDINGS) -> list[Any]:
     """The questions of ``sets`` in the named files and with the named ids (all of the sets'
-    questions when neither is given), in the benchmark's order."""
-    return answers_sets.select(sets, files, ids)
+    questions when neither is given), in the benchmark's order; the external set's natural
+    questions once per wording of ``wordings``."""
+    return answers_sets.select(sets, files, ids, wordings)
 
 
 def _evaluate(result: SessionResult, expected: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
@@ -76,17 +88,19 @@ def _evaluate(result: SessionResult, expected: dict[str, dict[str, Any]]) -> lis
         facts = TurnFacts(tool_calls=turn.tool_calls if turn else 0,
                           last_tool_status=turn.last_tool_status if turn else None,
                           error=error, timed_out=cell.timed_out)
-        verdict = score_question(q, expected[q.id], cell.text, facts)
+        verdict = answers_sets.score_question(q, expected[q.id], cell.text, facts)
         rows.append(question_row(question=q, session=result.plan.name, position=position,
                                  expected=expected[q.id], verdict=verdict, seconds=cell.seconds, text=cell.text,
                                  timed_out=cell.timed_out, error=error, tool_calls=facts.tool_calls,
                                  last_tool_status=facts.last_tool_status, tokens=tokens,
-                                 set_name=answers_sets.set_of(q), style=answers_sets.style_of(q)))
+                                 set_name=answers_sets.set_of(q), style=answers_sets.style_of(q),
+                                 wording=answers_sets.wording_of(q)))
     return rows
 
 
 def _session_entry(result: SessionResult) -> dict[str, Any]:
-    return {"name": result.plan.name, "file": result.plan.file, "questions": [q.id for q in result.plan.questions],
+    return {"name": result.plan.name, "file": result.plan.file, "frame": result.plan.frame,
+            "questions": [q.id for q in result.plan.questions],
             "start_seconds": round(result.start_seconds, 3), "peak_rss": result.peak_rss, "error": result.error}
 
 
@@ -118,8 +132,13 @@ def run_benchmark(questions: Sequence[Any], settings: RunSettings, *, jobs: int 
     return {"meta": {"mode": settings.mode, "source": settings.source, "cassettes": str(settings.cassettes),
                      "data_dir": str(settings.data_dir), "run_id": settings.run_id, "jobs": jobs,
                      "sets": sorted({answers_sets.set_of(q) for q in questions}),
+                     "wordings": _wordings_of(questions),
                      "per_question_timeout": settings.timeout, "wall_seconds": round(time.perf_counter() - started, 1)},
             "summary": summarize(rows, sessions), "questions": rows, "sessions": sessions}
+
+
+def _wordings_of(questions: Sequence[Any]) -> list[str]:
+    return [w for w in dict.fromkeys(answers_sets.wording_of(q) for q in questions) if w]
 
 
 def run_baseline(questions: Sequence[Any], settings: RunSettings, *, backend: Any = None,
@@ -133,11 +152,13 @@ def run_baseline(questions: Sequence[Any], settings: RunSettings, *, backend: An
     expected = answers_sets.expected_answers(questions, settings.files_dir)
     started = time.perf_counter()
     if backend is not None:
-        rows = run_bare(questions, backend, settings.files_dir, expected, progress=progress)
+        rows = run_bare(questions, backend, settings.files_dir, expected, progress=progress,
+                        score=answers_sets.score_question)
     else:
         settings.cassettes.mkdir(parents=True, exist_ok=True)
         with bare_backend(settings.source, settings.cassettes, settings.mode, settings.data_dir) as model:
-            rows = run_bare(questions, model, settings.files_dir, expected, progress=progress)
+            rows = run_bare(questions, model, settings.files_dir, expected, progress=progress,
+                            score=answers_sets.score_question)
     return {"name": "bare", "wall_seconds": round(time.perf_counter() - started, 1),
             "summary": summarize(rows), "questions": rows}
 
@@ -186,8 +207,12 @@ def read_recording(cassettes: Path) -> dict[str, Any]:
 
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", dest="question_set", choices=("dev", "heldout", "both"), default="dev",
-                        help="the question set: the development set (default), the held-out set, or both")
+    parser.add_argument("--set", dest="question_set", choices=("dev", "heldout", "both", "external"), default="dev",
+                        help="the question set: the development set (default), the held-out set, both, or the "
+                             "external set (third-party tables, benchmarks/external)")
+    parser.add_argument("--wordings", help="external set: the answer-format wordings natural questions are asked "
+                                           "with, comma-separated ids of benchmarks/external/wordings.json or 'all' "
+                                           f"(default: {','.join(external_set.DEFAULT_WORDINGS)})")
     parser.add_argument("--files", help="comma-separated file names or stems (default: all, or with --replay "
                                         "the recorded questions)")
     parser.add_argument("--questions", help="comma-separated question ids (added to --files)")
@@ -235,7 +260,15 @@ def _settings(ns: argparse.Namespace, cassettes: Path, source: str | None) -> Ru
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parse_args(argv)
+    try:
+        wordings = external_set.parse_wordings(ns.wordings)
+    except KeyError as exc:
+        raise SystemExit(f"answers.py: {exc.args[0]}") from None
     if ns.write_files:
+        if ns.question_set == "external":
+            for path in external_set.write_files(ns.write_files, external_set.items(wordings)):
+                print(path)
+            return 0
         if ns.question_set in ("dev", "both"):
             for path in write_files(ns.write_files):
                 print(path)
@@ -254,15 +287,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif ns.files or ns.questions:
         try:
             questions = select_questions(ns.files.split(",") if ns.files else None,
-                                         ns.questions.split(",") if ns.questions else None, sets)
+                                         ns.questions.split(",") if ns.questions else None, sets, wordings)
         except KeyError as exc:
             raise SystemExit(f"answers.py: {exc.args[0]}") from None
     else:
         recorded_ids = recorded.get("questions") or None
-        questions = select_questions(None, recorded_ids, answers_sets.SETS if recorded_ids else sets)
+        questions = select_questions(None, recorded_ids, answers_sets.ALL_SETS if recorded_ids else sets, wordings)
     session_size = ns.session_size or recorded.get("session_size") or 5
     if ns.list:
         for q in questions:
+            if answers_sets.set_of(q) == external_set.SET_NAME:        # the set stays unread: no text
+                print(f"{q.id}\t{external_set.SET_NAME}\t{q.style}\t{q.category}\t{q.file}\t{q.frame}\t{q.wording or ''}")
+                continue
             print(f"{q.id}\t{answers_sets.set_of(q)}\t{answers_sets.style_of(q)}\t{q.category}\t{q.file}\t{q.prompt}")
         return 0
     if ns.baseline_only and not ns.baseline:
@@ -279,7 +315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.baseline_only:
         baseline = run_baseline(questions, settings, progress=progress)
         report = {"meta": {"mode": settings.mode, "source": settings.source, "cassettes": str(settings.cassettes),
-                           "sets": list(sets), "product": False},
+                           "sets": sorted({answers_sets.set_of(q) for q in questions}),
+                           "wordings": _wordings_of(questions), "product": False},
                   "summary": baseline["summary"], "questions": [], "sessions": [],
                   "baseline": {**baseline, "margin": margin([], baseline["questions"])}}
         print(markdown_baseline("bare", baseline["summary"], baseline["questions"], report["baseline"]["margin"]))

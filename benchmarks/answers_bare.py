@@ -4,9 +4,12 @@ For each question the model gets one prompt: the table's columns and dtypes (as 
 prints them for ``df = pd.read_csv(path)``, nothing more), the question with its constraints
 and answer format, and the request for ONE Python code block that prints the answer lines.
 The block is run in a subprocess with ``import pandas as pd`` and ``df = pd.read_csv(path)``
-put before it (60 s limit). When the run fails (an exception, a time-out) or the reply holds no
-code block, the model is asked once more with the error and the code, and the fix is run. What
-the code printed is the answer, scored exactly like the product's (``heldout_score.score_question``).
+put before it (60 s limit). The table is ``df`` unless the question names another variable for
+it (its ``frame``, as the external set's questions do); the prompt and the run then use that name.
+When the run fails (an exception, a time-out) or the reply holds no code block, the model is
+asked once more with the error and the code, and the fix is run. What the code printed is the
+answer, scored exactly like the product's: by the scoring function the caller passes (default
+``heldout_score.score_question``; the benchmark passes ``answers_sets.score_question``).
 
 The model is reached through the product's model layer: the backend ``build_backend`` makes
 for the profile (the embedded model by default: the same shared llama.cpp server and weights
@@ -31,23 +34,32 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import pandas as pd
 
 from benchmarks.answers_report import question_row
-from benchmarks.answers_score import TurnFacts
-from benchmarks.answers_sets import set_of, style_of
+from benchmarks.answers_score import TurnFacts, Verdict
+from benchmarks.answers_sets import set_of, style_of, wording_of
 from benchmarks.heldout_score import score_question
 from shell_agent_lab.llm.profiles import Profile
 from shell_agent_lab.llm.selection import build_backend
 from shell_agent_lab.llm.types import Backend, ChatOptions, Message
 
-__all__ = ["BARE_CASSETTE", "SYSTEM", "RunOutcome", "BareAnswer", "dtypes_text", "bare_messages", "extract_code",
-           "run_code", "ask_bare", "run_bare", "bare_backend"]
+__all__ = ["BARE_CASSETTE", "SYSTEM", "Scorer", "RunOutcome", "BareAnswer", "system_prompt", "dtypes_text",
+           "bare_messages", "extract_code", "run_code", "ask_bare", "run_bare", "bare_backend"]
 
 BARE_CASSETTE = "bare.json"
 RUN_TIMEOUT = 60.0
 _OUTPUT_CHARS = 4000
 
-SYSTEM = ("You are a Python data analyst. A pandas DataFrame named df is already loaded from a CSV file. "
-          "Reply with exactly ONE Python code block (```python ... ```) and nothing else. The code must compute "
-          "the answer from df and print the final answer line(s) in exactly the format the question asks for.")
+_SYSTEM = ("You are a Python data analyst. A pandas DataFrame named {frame} is already loaded from a CSV file. "
+           "Reply with exactly ONE Python code block (```python ... ```) and nothing else. The code must compute "
+           "the answer from {frame} and print the final answer line(s) in exactly the format the question asks for.")
+SYSTEM = _SYSTEM.format(frame="df")
+
+#: judges a reply: (question, its reference, the text, what the turn did) -> a verdict
+Scorer = Callable[[Any, Mapping[str, Any], str, TurnFacts], Verdict]
+
+
+def system_prompt(frame: str = "df") -> str:
+    """The system message, naming the table's variable."""
+    return _SYSTEM.format(frame=frame)
 
 _BLOCK = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*?)```", re.DOTALL | re.IGNORECASE)
 _OPEN_BLOCK = re.compile(r"```[ \t]*(?:python|py|python3)?[ \t]*\n(.*)$", re.DOTALL | re.IGNORECASE)
@@ -58,12 +70,12 @@ def dtypes_text(csv_path: Path) -> str:
     return str(pd.read_csv(csv_path).dtypes)
 
 
-def bare_messages(prompt: str, dtypes: str) -> list[Message]:
+def bare_messages(prompt: str, dtypes: str, frame: str = "df") -> list[Message]:
     """The one request for a question: the columns and dtypes, the question, the code asked for."""
-    user = (f"df.dtypes:\n{dtypes}\n\nQuestion: {prompt}\n\n"
-            "Write ONE Python code block that computes this from df and prints the answer line(s) exactly as the "
-            "question asks.")
-    return [Message("system", SYSTEM), Message("user", user)]
+    user = (f"{frame}.dtypes:\n{dtypes}\n\nQuestion: {prompt}\n\n"
+            f"Write ONE Python code block that computes this from {frame} and prints the answer line(s) exactly as "
+            "the question asks.")
+    return [Message("system", system_prompt(frame)), Message("user", user)]
 
 
 def extract_code(text: str) -> str | None:
@@ -84,9 +96,12 @@ class RunOutcome:
     seconds: float = 0.0
 
 
-def run_code(code: str, csv_path: Path, *, timeout: float = RUN_TIMEOUT, python: str = sys.executable) -> RunOutcome:
-    """Run ``code`` after ``df = pd.read_csv(csv_path)`` in a fresh interpreter (cwd: the file's folder)."""
-    script = f"import pandas as pd\ndf = pd.read_csv({str(csv_path)!r})\n{code}\n"
+def run_code(code: str, csv_path: Path, *, timeout: float = RUN_TIMEOUT, python: str = sys.executable,
+             frame: str = "df") -> RunOutcome:
+    """Run ``code`` after ``<frame> = pd.read_csv(csv_path)`` in a fresh interpreter (cwd: the file's folder)."""
+    if not frame.isidentifier():
+        raise ValueError(f"not a variable name: {frame!r}")
+    script = f"import pandas as pd\n{frame} = pd.read_csv({str(csv_path)!r})\n{code}\n"
     with tempfile.TemporaryDirectory(prefix="answers-bare-") as tmp:
         path = Path(tmp) / "answer.py"
         path.write_text(script, encoding="utf-8")
@@ -100,7 +115,9 @@ def run_code(code: str, csv_path: Path, *, timeout: float = RUN_TIMEOUT, python:
                               time.perf_counter() - started)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-8:]) or f"exit status {done.returncode}"
+        # the script's temporary path would make the fix request differ on every run (no replay)
+        stderr = done.stderr.replace(str(path), "answer.py")
+        tail = "\n".join(stderr.strip().splitlines()[-8:]) or f"exit status {done.returncode}"
         return RunOutcome(done.stdout[:_OUTPUT_CHARS], tail, False, seconds)
     return RunOutcome(done.stdout[:_OUTPUT_CHARS], None, False, seconds)
 
@@ -126,10 +143,10 @@ def _fix_request(code: str | None, error: str) -> str:
 
 
 def ask_bare(backend: Backend, prompt: str, csv_path: Path, dtypes: str, *, timeout: float = RUN_TIMEOUT,
-             python: str = sys.executable) -> BareAnswer:
+             python: str = sys.executable, frame: str = "df") -> BareAnswer:
     """Ask one question the bare way: one request, run its code, and at most one fix."""
     started = time.perf_counter()
-    messages = bare_messages(prompt, dtypes)
+    messages = bare_messages(prompt, dtypes, frame)
     answer = BareAnswer("")
     options = ChatOptions(temperature=0.0)
     for attempt in range(2):
@@ -144,7 +161,7 @@ def ask_bare(backend: Backend, prompt: str, csv_path: Path, dtypes: str, *, time
             answer.error = "the reply has no code block"
         else:
             answer.codes.append(code)
-            outcome = run_code(code, csv_path, timeout=timeout, python=python)
+            outcome = run_code(code, csv_path, timeout=timeout, python=python, frame=frame)
             answer.runs += 1
             answer.text, answer.error, answer.timed_out = outcome.stdout, outcome.error, outcome.timed_out
             if outcome.error is None:
@@ -157,23 +174,25 @@ def ask_bare(backend: Backend, prompt: str, csv_path: Path, dtypes: str, *, time
 
 
 def run_bare(questions: Sequence[Any], backend: Backend, files_dir: Path, expected: Mapping[str, Mapping[str, Any]],
-             *, timeout: float = RUN_TIMEOUT, progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
-    """Ask every question the bare way (one after another) and score it; one report row each."""
+             *, timeout: float = RUN_TIMEOUT, progress: Callable[[str], None] | None = None,
+             score: Scorer = score_question) -> list[dict[str, Any]]:
+    """Ask every question the bare way (one after another) and score it with ``score``; one
+    report row each."""
     dtypes: dict[str, str] = {}
     rows = []
     for index, q in enumerate(questions, 1):
         path = files_dir / q.file
         if q.file not in dtypes:
             dtypes[q.file] = dtypes_text(path)
-        answer = ask_bare(backend, q.prompt, path, dtypes[q.file], timeout=timeout)
+        answer = ask_bare(backend, q.prompt, path, dtypes[q.file], timeout=timeout, frame=getattr(q, "frame", "df"))
         facts = TurnFacts(tool_calls=answer.runs, last_tool_status="error" if answer.error and answer.runs else None,
                           error=answer.model_error, timed_out=answer.timed_out)
-        verdict = score_question(q, expected[q.id], answer.text, facts)
+        verdict = score(q, expected[q.id], answer.text, facts)
         row = question_row(question=q, session="bare", position=1, expected=expected[q.id], verdict=verdict,
                            seconds=answer.seconds, text=answer.text, timed_out=answer.timed_out,
                            error=answer.model_error or answer.error, tool_calls=answer.runs,
                            last_tool_status=facts.last_tool_status, tokens=answer.tokens,
-                           set_name=set_of(q), style=style_of(q))
+                           set_name=set_of(q), style=style_of(q), wording=wording_of(q))
         row["code"] = answer.codes[-1] if answer.codes else None
         rows.append(row)
         if progress:

@@ -3,12 +3,17 @@
 A question row (:func:`question_row`) holds the verdict, the time, the parts as answered next
 to the expected ones, what the turn did (tool calls, the last tool result's status, an error),
 the prompt tokens of each model request it made (from the cassette), the question's set
-(``dev`` or ``heldout``) and style (``closed`` or ``natural``). :func:`summarize` reduces the
-rows to accuracy (overall, per set, style, set and style, category, file, position in the
-session, first question of a session against the later ones), seconds (median, p90, p95, max,
-the first question in a new kernel), prompt tokens, the count of each failure kind and the
-sessions' start times and peak memory. :func:`margin` sets the product's accuracy beside a
-baseline's on the same questions (:func:`markdown_baseline` renders both).
+(``dev``, ``heldout`` or ``external``), style (``closed`` or ``natural``) and, for the external
+set's natural questions, the answer-format wording it was asked with and the question it came
+from. :func:`summarize` reduces the rows to accuracy (overall, per set, style, set and style,
+category, file, wording, position in the session, first question of a session against the later
+ones), the spread between the best and the worst wording, seconds (median, p90, p95, max, the
+first question in a new kernel), prompt tokens, the count of each failure kind and the sessions'
+start times and peak memory. :func:`margin` sets the product's accuracy beside a baseline's on
+the same questions (:func:`markdown_baseline` renders both).
+
+The external set must stay unread until it is recorded, so the per-question Markdown lines of its
+rows give the verdict, never what was answered or expected (the JSON rows hold both).
 """
 from __future__ import annotations
 
@@ -20,7 +25,7 @@ from benchmarks.answers_questions import CATEGORIES
 from benchmarks.answers_score import FAILURE_KINDS, Verdict
 from benchmarks.heldout_questions import HELDOUT_CATEGORIES
 
-__all__ = ["question_row", "summarize", "markdown", "percentile", "margin", "markdown_baseline"]
+__all__ = ["question_row", "summarize", "markdown", "percentile", "margin", "markdown_baseline", "wording_spread"]
 
 _TEXT_CHARS = 4000
 
@@ -40,12 +45,14 @@ def _median(values: Sequence[float]) -> float | None:
 def question_row(*, question: Any, session: str, position: int, expected: Mapping[str, Any], verdict: Verdict,
                  seconds: float, text: str, timed_out: bool, error: str | None, tool_calls: int,
                  last_tool_status: str | None, tokens: Sequence[int], set_name: str = "dev",
-                 style: str = "closed") -> dict[str, Any]:
-    return {"id": question.id, "set": set_name, "style": style, "file": question.file,
+                 style: str = "closed", wording: str | None = None) -> dict[str, Any]:
+    return {"id": question.id, "question": getattr(question, "question_id", question.id), "set": set_name,
+            "style": style, "wording": wording, "file": question.file,
             "category": question.category, "session": session,
             "position": position, "first_in_session": position == 1, "correct": verdict.correct,
             "kind": verdict.kind, "seconds": round(seconds, 3), "timed_out": timed_out, "error": error,
             "expected": dict(expected), "answer": dict(verdict.answer), "right": dict(verdict.right),
+            "why": verdict.why or None,
             "tool_calls": tool_calls, "last_tool_status": last_tool_status, "prompt_tokens": list(tokens),
             "text": text[:_TEXT_CHARS]}
 
@@ -78,6 +85,25 @@ def _groups(rows: Sequence[Mapping[str, Any]], key: Any) -> dict[str, Any]:
     return out
 
 
+def wording_spread(by_wording: Mapping[str, Mapping[str, Any]]) -> dict[str, Any] | None:
+    """The best and the worst wording by accuracy and the gap between them in points; None with
+    fewer than two wordings."""
+    scored = {w: b["accuracy"] for w, b in by_wording.items() if b.get("accuracy") is not None}
+    if len(scored) < 2:
+        return None
+    best = max(scored, key=lambda w: scored[w])
+    worst = min(scored, key=lambda w: scored[w])
+    return {"best": best, "worst": worst, "points": round(100 * (scored[best] - scored[worst]), 1)}
+
+
+def _wording_blocks(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    worded = [r for r in rows if r.get("wording")]
+    if not worded:
+        return {}
+    by_wording = _groups(worded, lambda r: r["wording"])
+    return {"by_wording": by_wording, "wording_spread": wording_spread(by_wording)}
+
+
 def summarize(rows: Sequence[Mapping[str, Any]], sessions: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     seconds = [r["seconds"] for r in rows if r["seconds"]]       # 0: the question never ran
     first = [r["seconds"] for r in rows if r["first_in_session"] and r["seconds"]]
@@ -92,6 +118,7 @@ def summarize(rows: Sequence[Mapping[str, Any]], sessions: Sequence[Mapping[str,
         "by_set": _groups(rows, lambda r: r.get("set", "dev")),
         "by_style": _groups(rows, lambda r: r.get("style", "closed")),
         "by_set_style": _groups(rows, lambda r: f"{r.get('set', 'dev')}/{r.get('style', 'closed')}"),
+        **_wording_blocks(rows),
         "by_position": dict(sorted(_groups(rows, _position).items())),
         "by_set_category": _groups(rows, lambda r: f"{r.get('set', 'dev')}/{r['category']}"),
         "by_category": {c: _accuracy(r for r in rows if r["category"] == c)
@@ -139,6 +166,30 @@ def _parts(values: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={v:.10g}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items())
 
 
+def _wording_table(summary: Mapping[str, Any]) -> list[str]:
+    if not summary.get("by_wording"):
+        return []
+    out = ["", _table(["wording (natural questions)", "right", "s median / p90 / p95 / max"],
+                      [(k, _pct(b), _span(b["seconds"])) for k, b in summary["by_wording"].items()])]
+    spread = summary.get("wording_spread")
+    if spread:
+        out += ["", f"Spread between wordings: {spread['points']:.1f} points "
+                    f"(best {spread['best']}, worst {spread['worst']})."]
+    return out
+
+
+def _question_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line per question; an external question's line gives no answered or expected values."""
+    if rows and all(r.get("set") == "external" for r in rows):
+        return ["", _table(["question", "wording", "result", "kind", "s"], [
+            (r["id"], r.get("wording"), "right" if r["correct"] else "wrong", r["kind"], f"{r['seconds']:.1f}")
+            for r in rows])]
+    return ["", _table(["question", "result", "kind", "s", "answered", "expected"], [
+        (r["id"], "right" if r["correct"] else "wrong", r["kind"], f"{r['seconds']:.1f}",
+         "–" if r.get("set") == "external" else _parts(r["answer"]),
+         "–" if r.get("set") == "external" else _parts(r["expected"])) for r in rows])]
+
+
 def markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
              title: str = "Answer benchmark") -> str:
     """The report as Markdown: overall figures, categories, failure kinds, one line per question."""
@@ -162,34 +213,38 @@ def markdown(summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
          if "peak_rss_mb" in summary else []))]
     out += ["", _table(["set / style", "right", "s median / p90 / p95 / max"],
                        [(k, _pct(b), _span(b["seconds"])) for k, b in summary["by_set_style"].items()])]
+    out += _wording_table(summary)
     out += ["", _table(["position in session", "right", "s median / p90 / p95 / max"],
                        [(k, _pct(b), _span(b["seconds"])) for k, b in summary["by_position"].items()])]
     out += ["", _table(["category", "right"], [(c, _pct(b)) for c, b in summary["by_category"].items()])]
     out += ["", _table(["failure kind", "questions"], list(summary["failures"].items()))]
-    out += ["", _table(["question", "result", "kind", "s", "answered", "expected"], [
-        (r["id"], "right" if r["correct"] else "wrong", r["kind"], f"{r['seconds']:.1f}", _parts(r["answer"]),
-         _parts(r["expected"])) for r in rows])]
+    out += _question_lines(rows)
     return "\n".join(out) + "\n"
 
 
 def margin(product: Sequence[Mapping[str, Any]], baseline: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The product's accuracy beside the baseline's on the questions both answered: overall,
-    per set / style and per category (``margin`` in percentage points)."""
+    per set / style, per wording (natural external questions) and per category (``margin`` in
+    percentage points)."""
     base = {r["id"]: r for r in baseline}
     both = [r for r in product if r["id"] in base]
 
-    def block(keyed: Any) -> dict[str, Any]:
+    def block(keyed: Any, rows: Sequence[Mapping[str, Any]] = both) -> dict[str, Any]:
         out = {}
-        for value in dict.fromkeys(keyed(r) for r in both):
-            mine = [r for r in both if keyed(r) == value]
+        for value in dict.fromkeys(keyed(r) for r in rows):
+            mine = [r for r in rows if keyed(r) == value]
             a, b = _accuracy(mine), _accuracy(base[r["id"]] for r in mine)
             out[value] = {"n": a["n"], "product": a["correct"], "baseline": b["correct"],
                           "margin_points": round(100 * (a["correct"] - b["correct"]) / a["n"], 1) if a["n"] else None}
         return out
 
-    return {"all": block(lambda r: "all")["all"] if both else {"n": 0},
-            "by_set_style": block(lambda r: f"{r.get('set', 'dev')}/{r.get('style', 'closed')}"),
-            "by_category": block(lambda r: r["category"])}
+    out = {"all": block(lambda r: "all")["all"] if both else {"n": 0},
+           "by_set_style": block(lambda r: f"{r.get('set', 'dev')}/{r.get('style', 'closed')}"),
+           "by_category": block(lambda r: r["category"])}
+    worded = [r for r in both if r.get("wording")]
+    if worded:
+        out["by_wording"] = block(lambda r: r["wording"], worded)
+    return out
 
 
 def markdown_baseline(name: str, summary: Mapping[str, Any], rows: Sequence[Mapping[str, Any]],
@@ -201,6 +256,9 @@ def markdown_baseline(name: str, summary: Mapping[str, Any], rows: Sequence[Mapp
         ("seconds per question, median / p90 / p95 / max", _span(s)),
         ("model requests", summary["prompt_tokens"]["requests"]),
     ])]
+    out += ["", _table(["set / style", "right", "s median / p90 / p95 / max"],
+                       [(k, _pct(b), _span(b["seconds"])) for k, b in summary["by_set_style"].items()])]
+    out += _wording_table(summary)
 
     def line(label: str, m: Mapping[str, Any]) -> tuple[Any, ...]:
         return (label, m["n"], m["product"], m["baseline"], f"{m['margin_points']:+.1f}" if m["n"] else "–")
@@ -208,9 +266,9 @@ def markdown_baseline(name: str, summary: Mapping[str, Any], rows: Sequence[Mapp
     header = ["questions", "n", "product right", "baseline right", "margin (points)"]
     out += ["", _table(header, ([line("all", margins["all"])] if margins["all"]["n"] else [])
                        + [line(k, m) for k, m in margins["by_set_style"].items()])]
+    if margins.get("by_wording"):
+        out += ["", _table(["wording"] + header[1:], [line(k, m) for k, m in margins["by_wording"].items()])]
     out += ["", _table(["category"] + header[1:], [line(k, m) for k, m in margins["by_category"].items()])]
     out += ["", _table(["failure kind", "questions"], list(summary["failures"].items()))]
-    out += ["", _table(["question", "result", "kind", "s", "answered", "expected"], [
-        (r["id"], "right" if r["correct"] else "wrong", r["kind"], f"{r['seconds']:.1f}", _parts(r["answer"]),
-         _parts(r["expected"])) for r in rows])]
+    out += _question_lines(rows)
     return "\n".join(out) + "\n"

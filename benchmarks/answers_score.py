@@ -64,6 +64,7 @@ class Verdict:
     answer: dict[str, str] = field(default_factory=dict)    # the parts as written
     right: dict[str, bool] = field(default_factory=dict)
     missing: tuple[str, ...] = ()            # expected parts with no parsable value
+    why: str = ""                            # the scorer's reason, when it gives one
 
 
 def parse_parts(text: str) -> dict[str, str]:

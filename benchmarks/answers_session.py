@@ -44,11 +44,12 @@ _GRACE = 60.0           # seconds an interrupted cell may take to stop before th
 
 @dataclass(frozen=True)
 class SessionPlan:
-    """One kernel's worth of questions, all about one file."""
+    """One kernel's worth of questions, all about one file, loaded as the variable ``frame``."""
 
     name: str                                  # e.g. "sales_orders-1"
     file: str
-    questions: tuple[Question, ...]
+    questions: tuple[Any, ...]                 # any set's questions: each has id, file and prompt
+    frame: str = "df"
 
 
 def plan_sessions(questions: Sequence[Question], size: int = 5) -> list[SessionPlan]:
@@ -108,11 +109,13 @@ class SessionResult:
 
 
 def notebook_for(plan: SessionPlan, config: Sequence[str] = ()) -> nbformat.NotebookNode:
-    """The session's notebook: a setup cell (``config`` adds ``%config ShellAgent.…`` lines), then
-    one ``%%agent`` cell per question."""
+    """The session's notebook: a setup cell loading the file as ``plan.frame`` (``config`` adds
+    ``%config ShellAgent.…`` lines), then one ``%%agent`` cell per question."""
+    if not plan.frame.isidentifier():
+        raise ValueError(f"{plan.name}: not a variable name: {plan.frame!r}")
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    setup = (f"import pandas as pd\ndf = pd.read_csv({plan.file!r})\n"
+    setup = (f"import pandas as pd\n{plan.frame} = pd.read_csv({plan.file!r})\n"
              "%load_ext shell_agent_lab\n%config ShellAgent.approval_policy = \"approve\"")
     setup += "".join(f"\n%config ShellAgent.{line}" for line in config)
     nb.cells.append(nbformat.v4.new_code_cell(setup))

@@ -60,6 +60,7 @@ def test_code_runs_after_reading_the_file(claims):
     assert ok.error is None and ok.stdout.strip() == "Answer: 639"
     failed = run_code("print(df['no such column'])", claims)
     assert "KeyError" in failed.error and not failed.timed_out
+    assert "answers-bare-" not in failed.error        # no temporary path: the fix request replays
     slow = run_code("import time\nprint('started', flush=True)\ntime.sleep(30)", claims, timeout=3)
     assert slow.timed_out and "3 s" in slow.error and slow.stdout.strip() == "started"
 
