@@ -121,18 +121,30 @@ def _words(text: str) -> list[str]:
     return words + [w[:-1] for w in words if len(w) > 3 and w.endswith("s") and not w.endswith("ss")]
 
 
-def _kind(description: str) -> str:
-    """The kind ``description`` states, or "any" when it states none, or several (a menu)."""
-    words = set(_words(description))
-    if "%" in description:
+def _kinds(text: str) -> set[str]:
+    """The kinds ``text`` names, a refinement kept over what it refines: a whole number is a
+    number, a list of names or numbers is a list."""
+    words = set(_words(text))
+    if "%" in text:
         words.add("percent")
     cued = {kind for kind, cues in _CUES.items() if words & cues}
     if "count" in cued:
-        cued.discard("number")            # a whole number is a number
+        cued.discard("number")
     if "list" in cued:
-        cued -= {"number", "count", "label", "date"}    # a list of names, of numbers
+        cued -= {"number", "count", "label", "date"}
     if "label" in cued and words & {"code", "codes", "column"} and len(cued) > 1:
         cued.discard("label")             # "the count of each code": the other word says what it is
+    return cued
+
+
+def _kind(description: str) -> str:
+    """The kind ``description`` states; "any" when it states none, or offers several as
+    alternatives ("a number, a name or a list"; "True or False for a yes/no question, several
+    values comma-separated"): a menu of formats, not this answer's kind."""
+    alternatives = [k for k in (_kinds(a) for a in re.split(r"\bor\b", description)) if k]
+    if len({frozenset(k) for k in alternatives}) > 1:
+        return "any"
+    cued = _kinds(description)
     return cued.pop() if len(cued) == 1 else "any"
 
 
@@ -282,6 +294,8 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
         own = read_precision(seg)
         if own is not None and own.whole and kind in ("any", "number"):
             kind = "count"
+        elif own is not None and kind == "any":
+            kind = "number"               # digits asked of it: a number
         allowed = _listing(seg.split(" | ")[0]) if kind in ("any", "label") else ()
         kind = "label" if allowed else kind
         decimals = 0 if kind == "count" else (own.digits if own is not None and own.kind == "decimals"
@@ -334,6 +348,8 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     own = read_precision(description)
     if own is not None and own.whole and kind in ("any", "number"):
         kind = "count"
+    elif own is not None and kind == "any":
+        kind = "number"                   # digits asked of it: a number
     allowed = _listing(description) if kind in ("any", "label") else ()
     if not allowed and kind in ("any", "label"):
         allowed = _which_of(text)
