@@ -691,7 +691,7 @@ class _Turn:
                                    "arguments": {}})
         with self._heartbeat():
             outcome = answer_by_operation(backend=env.backend, engine=env.engine, question=self._message,
-                                          cancel=cancel)
+                                          cancel=cancel, spec=self._spec)
         self._check_cancel()
         ok = outcome.composed is not None and outcome.result is not None
         env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,

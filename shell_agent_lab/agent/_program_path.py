@@ -6,10 +6,14 @@ A code model writes pandas over listed columns better than it writes a JSON tool
 SQL, then retypes numbers. So for a question about the data the model is asked for one program;
 the guarded runner (:mod:`..answers.program_run`) refuses anything that could write or reach
 outside, runs the rest on Copy-on-Write views, and the answer composer
-(:mod:`..answers.compose`) copies and rounds the values it printed. A program that fails or is
-refused goes back to the model once with its error. The program becomes a cell under the asking
-cell, so Run All reproduces the number. When no program succeeds the answer says it could not
-compute each part, why, and what to try.
+The stages, each typed and in its own module: the answer spec read once on the turn
+(:mod:`..answers.spec`) → the program asked for, ending by binding ``answer = {part: value}``
+(:mod:`..answers.program_prompt`) → the guarded run (:mod:`..answers.program_run`) → the values
+taken by name (:mod:`..answers.values`) → the answer written in the asked form and precision
+(:mod:`..answers.write`). A program that fails, is refused, or binds a value of clearly the wrong
+kind goes back to the model once with why. The program becomes a cell under the asking cell, so
+Run All reproduces the number. When no program computes anything the answer says so in one
+sentence; the tracebacks stay in the programs' cells.
 """
 from __future__ import annotations
 
@@ -269,12 +273,27 @@ def program_failed(spec: AnswerSpec, error: str, attempts: int = 1) -> str:
     return nothing_computed(spec, attempts, error) + "\n\n" + _TRY
 
 
+def _binds_answer(code: str) -> bool:
+    """The program binds ``answer`` at its top level."""
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    return any(isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
+        isinstance(t, ast.Name) and t.id == "answer" for t in (node.targets if isinstance(node, ast.Assign)
+                                                               else [node.target])) for node in tree.body)
+
+
 def cell_code(code: str, frames: list[str], tables: list[str], helpers: str = "") -> str:
     """The program as a notebook cell: a function of the frames it reads, called once, so the
     variables it makes stay out of the notebook (a later question would see them as data); a
     session table is read into its argument with ``table_frame``; ``helpers`` is the import of
     the stand-ins it used."""
     body = "\n".join(("    " + line) if line.strip() else "" for line in code.splitlines())
+    if _binds_answer(code):
+        body += "\n    return answer"      # the cell's output is the answer the program bound
     args = ", ".join(f"{n}=table_frame({n!r})" if n in tables else f"{n}={n}" for n in frames)
     imports = ["from shell_agent_lab.notebook.cells import table_frame"] if tables else []
     imports += [helpers] if helpers else []
@@ -303,11 +322,11 @@ def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call
         arguments = {"code": attempt["code"]}
         env.store.append_record(sid, "assistant", "", tool_calls=[{"id": this_id, "name": PROGRAM_TOOL,
                                                                     "arguments": arguments}])
-        content = attempt.get("output") or "(no output)" if last else f"Error: {attempt.get('error')}"
+        content = attempt.get("output") or "(no output)" if last else f"Error: {attempt.get('error') or attempt.get('note')}"
         env.store.append_record(sid, "tool", content, tool_name=PROGRAM_TOOL, tool_call_id=this_id,
                                 status="success" if last else "error")
         reply.tool_activity.append(ToolActivity(
             tool_call_id=this_id, name=PROGRAM_TOOL, arguments=arguments, status="success" if last else "error",
-            summary=step_summary(attempt.get("output") or "", None if last else attempt.get("error") or "failed"),
+            summary=step_summary(attempt.get("output") or "", None if last else attempt.get("error") or attempt.get("note") or "failed"),
             ran={"code": [cell_code(attempt["code"], frames, list(tables or []), attempt.get("helpers") or "")]}
             if last else {}))
