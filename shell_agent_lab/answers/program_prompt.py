@@ -120,6 +120,8 @@ def _what(part: Part) -> str:
         return "one of " + ", ".join(repr(a) for a in part.allowed)
     if part.kind == "label":
         return f"a name from column {part.column!r}" if part.column else "a name"
+    if part.kind == "number" and part.percent:
+        return "a percentage from 0 to 100"
     return {"number": "a number", "count": "a whole number", "yesno": "True or False", "list": "a list",
             "date": "a date"}.get(part.kind, "")
 
@@ -135,9 +137,9 @@ def answer_instruction(spec: AnswerSpec) -> str:
     if len(spec.parts) == 1 and spec.parts[0].name == ANSWER:
         part = spec.parts[0]
         what = _what(part)
-        say = " and print one short sentence that states it" if spec.style == PROSE else ""
-        return ("End the program by binding the computed result to `answer` (not rounded"
-                + (f"; {what}" if what else "") + f"){say}:\nanswer = result")
+        say = ", and print one short sentence that states it" if spec.style == PROSE else ""
+        return ("End the program by storing the computed result (not rounded"
+                + (f"; {what}" if what else "") + f") in a variable named `answer`{say}.")
     pairs = ", ".join(f"{p.name!r}: {_variable(p.name)}" for p in spec.parts)
     hints = "; ".join(f"{_variable(p.name)}: {_what(p)}" for p in spec.parts if _what(p))
     return ("End the program by binding each computed value (not rounded) by name in this dict:\n"

@@ -259,22 +259,27 @@ def _descriptions(text: str, tokens: list[re.Match[str]]) -> list[str]:
         if holder and holder.lower() not in shared and holder.lower() not in _META_VALUES and holder != t.group(1):
             names.append(holder)
         refs.append(names)
+    first = tokens[0].start() if tokens else 0
     out = []
     for i, t in enumerate(tokens):
+        others = [re.escape(n) for j, ns in enumerate(refs) if j != i for n in ns]
+        # a clause ends at a sentence end, a semicolon, a line break, or where another part is named
+        clause_end = r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]" + (
+            rf"|[\"'`]?\b(?:{'|'.join(others)})\b[\"'`]?\s+{_LINK}\s" if others else "")
         end = tokens[i + 1].start() if i + 1 < len(tokens) else len(text)
         after = masked[t.end():end]
-        stop = re.search(r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]", after)
+        stop = re.search(clause_end, after)
         after = after[: stop.start()] if stop else after
         own = []
-        others = [re.escape(n) for j, ns in enumerate(refs) if j != i for n in ns]
         for name in refs[i]:
-            for m in re.finditer(rf"(?<![\w.@\[])[\"'`]?{re.escape(name)}[\"'`]?\s+{_LINK}\s", masked):
-                tail = masked[m.end():]
-                cut = re.search(r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]" + (rf"|[\"'`]?\b(?:{'|'.join(others)})\b[\"'`]?\s+{_LINK}\s"
-                                                                   if others else ""), tail)
+            # what the format instruction (from the first part on) says of it: the question's
+            # own sentences before it speak of the data ("some rows are duplicates"), not the answer
+            for m in re.finditer(rf"(?<![\w.@\[])[\"'`]?{re.escape(name)}[\"'`]?\s+{_LINK}\s", masked[first:]):
+                tail = masked[first + m.end():]
+                cut = re.search(clause_end, tail)
                 own.append(tail[: cut.start() if cut else 200])
         holder_words = t.group(2) if t.group(2).strip().lower() not in _META_VALUES else ""
-        out.append(" ".join([*own] if own else [after]) + " | " + holder_words)
+        out.append(" ".join([after, *own]).strip() + " | " + holder_words)
     return out
 
 
@@ -300,8 +305,10 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
         kind = "label" if allowed else kind
         decimals = 0 if kind == "count" else (own.digits if own is not None and own.kind == "decimals"
                                               and kind in ("any", "number", "list") else None)
-        if decimals is None and kind in ("any", "number") and overall is not None and overall.kind == "decimals":
-            decimals = overall.digits
+        described = seg.split(" | ")[0].strip(" ,")
+        if decimals is None and (kind == "number" or not described) and overall is not None \
+                and overall.kind == "decimals":
+            decimals = overall.digits     # "@b[value] @a[value], both to 4 decimals"
         words = set(_words(seg))
         parts.append(Part(t.group(1), kind, decimals, allowed, order, _truth(seg),
                           bool(words & {"percent", "percentage"}) or "%" in seg))

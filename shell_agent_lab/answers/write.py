@@ -116,6 +116,8 @@ def write_part(value: Any, part: Part) -> Written:
             if float(number).is_integer():
                 return Written(str(int(number)))
             return Written(plain_number(number), f"{plain_number(number)} is not a whole number")
+        if kind == "any" and isinstance(value, int):
+            return Written(str(value))          # an integer is no rounded number: an id, a year, a count
         if kind in ("number", "any", "list", "date"):
             return Written(shown)
         if kind == "label":

@@ -160,3 +160,17 @@ def test_a_number_for_a_name_is_retried_with_the_column_that_names_it():
 def test_a_year_column_keeps_a_which_question_open():
     spec = with_columns(read_spec("Which season had the most points?"), {"SEASON": "int64", "PTS": "int64"})
     assert spec.parts[0].kind == "any"
+
+
+def test_the_questions_own_sentences_do_not_describe_a_part():
+    spec = read_spec("Some rows are exact duplicates of another row. How many rows remain after dropping them? "
+                     "End your answer with @rows[value] (a whole number).")
+    assert _shape(spec) == [("rows", "count", 0, ())]
+
+
+def test_a_precision_said_of_other_parts_never_rounds_a_code():
+    spec = read_spec("Which row has the highest points per game? Put the result in the form @player[value] "
+                     "@ppg[value], with player as the PlayerCode; ppg to 2 decimals.")
+    assert _shape(spec) == [("player", "any", None, ()), ("ppg", "number", 2, ())]
+    out = write_answer(spec, take_values(spec, {"answer": {"player": 2544, "ppg": 27.1234}}))
+    assert out.text == "@player[2544]\n@ppg[27.12]"
