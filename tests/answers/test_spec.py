@@ -174,3 +174,21 @@ def test_a_precision_said_of_other_parts_never_rounds_a_code():
     assert _shape(spec) == [("player", "any", None, ()), ("ppg", "number", 2, ())]
     out = write_answer(spec, take_values(spec, {"answer": {"player": 2544, "ppg": 27.1234}}))
     assert out.text == "@player[2544]\n@ppg[27.12]"
+
+
+def test_open_kinds_asked_of_the_model_are_held_to_the_schema():
+    from shell_agent_lab.answers.spec_model import ask_kinds, kinds_schema, with_model_kinds
+
+    spec = read_spec("Which player scored most? Close with a final line `Answer: <value>`.")
+    assert kinds_schema(spec)["properties"]["answer"]["enum"][-1] == "any"
+    asked = ask_kinds(spec, "q", lambda prompt, schema: '{"answer": "label"}')
+    assert asked.parts[0].kind == "label" and asked.source == "model"
+    for reply in ('{"answer": "person"}', '{"other": "label"}', "label", '["label"]'):
+        assert with_model_kinds(spec, reply) == spec                   # not held to the schema: unchanged
+
+    def broken(prompt, schema):
+        raise RuntimeError("no model")
+
+    assert ask_kinds(spec, "q", broken) == spec
+    closed = read_spec("Chi? Put the result in the form @chi_sq[value], with chi_sq to 2 decimals.")
+    assert ask_kinds(closed, "q", broken) == closed                    # nothing open: never asked
