@@ -138,11 +138,11 @@ def answer_instruction(spec: AnswerSpec) -> str:
         part = spec.parts[0]
         what = _what(part)
         say = ", and print one short sentence that states it" if spec.style == PROSE else ""
-        return ("End the program by storing the computed result (not rounded"
-                + (f"; {what}" if what else "") + f") in a variable named `answer`{say}.")
+        return ("Finish by assigning the computed answer to a variable named `answer`"
+                + (f" ({what})" if what else "") + f"{say}.")
     pairs = ", ".join(f"{p.name!r}: {_variable(p.name)}" for p in spec.parts)
     hints = "; ".join(f"{_variable(p.name)}: {_what(p)}" for p in spec.parts if _what(p))
-    return ("End the program by binding each computed value (not rounded) by name in this dict:\n"
+    return ("Finish with exactly this line, each value computed in the code:\n"
             f"answer = {{{pairs}}}" + (f"  # {hints}" if hints else ""))
 
 

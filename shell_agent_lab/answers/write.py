@@ -203,6 +203,7 @@ def _short(error: str) -> str:
     """An error in a few words: its first line, without the hint after a dash."""
     first = next((ln.strip() for ln in (error or "").splitlines() if ln.strip()), "an error")
     first = re.sub(r"^line \d+: ", "", first).split(" — ")[0]
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", first, maxsplit=1)[0]     # its first sentence
     return first if len(first) <= 100 else first[:99] + "…"
 
 

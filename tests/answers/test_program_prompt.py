@@ -30,7 +30,7 @@ def test_the_prompt_lists_exact_names_values_and_the_print_form():
     # what is the same for every question comes first; the question and its form last
     assert text.index("- 'n' (int64)") < text.index("Question: Mean price?")
     # the program hands back its values by name; the product rounds them as asked
-    assert text.endswith("End the program by binding each computed value (not rounded) by name in this dict:\n"
+    assert text.endswith("Finish with exactly this line, each value computed in the code:\n"
                          "answer = {'p': p}  # p: a number")
 
 
