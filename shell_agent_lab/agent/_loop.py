@@ -516,7 +516,7 @@ class _Turn:
         self._schema = None
         self._seen_ids = set()
         self._message = message
-        self._spec = read_spec(message)
+        self._spec = self.reply.spec = read_spec(message)
         self._evidence = [message]
         self._done_calls = set()
         self._offered = set()
