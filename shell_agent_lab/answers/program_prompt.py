@@ -158,7 +158,7 @@ def program_prompt(frames: Sequence[FrameView], question: str, spec: AnswerSpec,
     return (f"{describe_frames(frames)}\n\n"
             f"The data is already loaded in {names}: do not read files or create sample data.{ready} "
             "Use the column names exactly as listed.\n\n"
-            f"{earlier}Question: {question.strip()}\n\n"
+            f"{earlier}Question: {(spec.asked or question).strip()}\n\n"
             f"Write one short ```python code block, without comments, that computes the answer from {names} "
             f"with pandas.\n{answer_instruction(spec)}")
 

@@ -66,6 +66,9 @@ class AnswerSpec:
     precision: Precision | None = None
     #: how the spec was read: "syntax" (explicit parts or Answer: line), "words", "model"
     source: str = "words"
+    #: the question as a program is asked it: without the sentences that only describe a format
+    #: (the spec holds what they say); "" when nothing was taken out
+    asked: str = ""
 
     @property
     def decimals(self) -> int | None:
@@ -319,7 +322,18 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
         parts[naming[0]] = replace(parts[naming[0]], kind="label", allowed=chosen)
     if len(parts) == 1 and parts[0].kind == "any":
         parts[0] = replace(parts[0], subject=_subject(text))
-    return AnswerSpec(PARTS, tuple(parts), overall, "syntax")
+    # a sentence that shows only a metasyntactic token ("write each part as `@name[value]`")
+    # describes the format: the program is asked the question without it
+    names = {t.group(1) for t in tokens}
+    templates = [m.start() for m in _TOKEN.finditer(text) if m.group(1) not in names]
+    asked = ""
+    if templates:
+        real = [t.start() for t in tokens]
+        bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+(?=\S)|\n+", text)] + [len(text)]
+        alone = [i for i in templates if not any(a <= i < b and any(a <= r < b for r in real)
+                                                 for a, b in zip(bounds, bounds[1:]))]
+        asked = _without_sentences(text, alone) if alone else ""
+    return AnswerSpec(PARTS, tuple(parts), overall, "syntax", asked)
 
 
 def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
@@ -365,7 +379,18 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     words = set(_words(description))
     part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(description),
                 bool(words & {"percent", "percentage"}), _subject(text) if kind == "any" else "")
-    return AnswerSpec(LINE, (part,), precision, "syntax")
+    # an Answer: sentence that says nothing of this answer (a placeholder, a menu of formats)
+    # only describes a format: the program is asked the question without it
+    says = kind != "any" or bool(allowed) or own is not None
+    asked = "" if says else _without_sentences(text, [m.start() for m in answers])
+    return AnswerSpec(LINE, (part,), precision, "syntax", asked)
+
+
+def _without_sentences(text: str, at: list[int]) -> str:
+    """``text`` without the sentences that hold any of the positions ``at``."""
+    bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+(?=\S)|\n+", text)] + [len(text)]
+    kept = [text[a:b] for a, b in zip(bounds, bounds[1:]) if not any(a <= i < b for i in at)]
+    return "".join(kept).strip()
 
 
 def read_spec(question: str) -> AnswerSpec:

@@ -192,3 +192,17 @@ def test_open_kinds_asked_of_the_model_are_held_to_the_schema():
     assert ask_kinds(spec, "q", broken) == spec
     closed = read_spec("Chi? Put the result in the form @chi_sq[value], with chi_sq to 2 decimals.")
     assert ask_kinds(closed, "q", broken) == closed                    # nothing open: never asked
+
+
+def test_a_sentence_that_only_describes_a_format_is_not_asked_of_the_program():
+    from shell_agent_lab.answers.program_prompt import FrameView, program_prompt
+
+    menu = read_spec("Which day of the week sees the most checkouts? End your reply with one line `Answer: <value>`: "
+                     "True or False for a yes/no question, several values comma-separated inside [ ].")
+    assert menu.asked == "Which day of the week sees the most checkouts?"
+    text = program_prompt([FrameView("df", 1, [("d", "str")])], "ignored", menu)
+    assert "Question: Which day of the week sees the most checkouts?\n" in text and "True or False" not in text
+    said = read_spec("How many? Close with a final line `Answer: <the count>`, a whole number.")
+    assert said.asked == ""                                   # it says what the answer is: kept
+    template = read_spec("Run the test.\nFormat: @chi_sq[value], to 2 decimals.\nWrite each part as `@name[value]`.")
+    assert template.asked == "Run the test.\nFormat: @chi_sq[value], to 2 decimals."
