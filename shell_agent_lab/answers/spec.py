@@ -140,10 +140,33 @@ def _kinds(text: str) -> set[str]:
     return cued
 
 
+#: an example value a description gives: "<the weekday, e.g. Tuesday>"
+_EXAMPLE = re.compile(r"\b(?:eg:|for example|such as|like)\s*[:,]?\s*[\"'`]?([^\s,;>)\]\"'`]+)", re.I)
+
+
+def _example_kind(description: str) -> str:
+    """The kind of the one example value ``description`` gives, by the example's own type
+    (a word is a name, digits are a number, ``2023-01-31`` is a date); "any" without one."""
+    examples = {m.group(1).rstrip(".") for m in _EXAMPLE.finditer(description)}
+    if len(examples) != 1:
+        return "any"
+    example = examples.pop()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:[ T][\d:]+)?", example):
+        return "date"
+    if re.fullmatch(r"[-+]?\d[\d,]*(?:\.\d+)?%?", example):
+        return "any"          # a number may be a count, a year or an amount: the value says
+    if example.lower() in _CUE_WORDS or not re.search(r"[A-Za-z]", example):
+        return "any"
+    return "label"
+
+
 def _kind(description: str) -> str:
     """The kind ``description`` states; "any" when it states none, or offers several as
     alternatives ("a number, a name or a list"; "True or False for a yes/no question, several
-    values comma-separated"): a menu of formats, not this answer's kind."""
+    values comma-separated"): a menu of formats, not this answer's kind. Stating no kind, an
+    example value says it by its own type."""
+    if not _kinds(description):
+        return _example_kind(description)
     alternatives = [k for k in (_kinds(a) for a in re.split(r"\bor\b", description)) if k]
     if len({frozenset(k) for k in alternatives}) > 1:
         return "any"
@@ -393,9 +416,19 @@ def _without_sentences(text: str, at: list[int]) -> str:
     return "".join(kept).strip()
 
 
+#: "e.g." and "i.e." read as one word (same length), so their points end no sentence
+_ABBREVIATION = re.compile(r"\b([eEiI])\.([gGeE])\.")
+
+
 def read_spec(question: str) -> AnswerSpec:
     """The answer ``question`` asks for."""
-    text = question or ""
+    spec = _read(_ABBREVIATION.sub(r"\1\2: ", question or ""))
+    if spec.asked:          # the question as written, the format sentences left out
+        spec = replace(spec, asked=re.sub(r"\b([eEiI])([gGeE]): ", r"\1.\2.", spec.asked))
+    return spec
+
+
+def _read(text: str) -> AnswerSpec:
     tokens = _tokens(text)
     if tokens:
         return _closed(text, tokens)

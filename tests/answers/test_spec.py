@@ -206,3 +206,11 @@ def test_a_sentence_that_only_describes_a_format_is_not_asked_of_the_program():
     assert said.asked == ""                                   # it says what the answer is: kept
     template = read_spec("Run the test.\nFormat: @chi_sq[value], to 2 decimals.\nWrite each part as `@name[value]`.")
     assert template.asked == "Run the test.\nFormat: @chi_sq[value], to 2 decimals."
+
+
+@pytest.mark.parametrize("placeholder, kind", [("<the weekday, e.g. Tuesday>", "label"),
+                                               ("<the day, e.g. 2023-01-31>", "date"),
+                                               ("<the year, e.g. 2021>", "any"), ("<the weekday>", "any")])
+def test_an_example_value_says_the_kind_by_its_own_type(placeholder, kind):
+    spec = read_spec(f"Which day sees the most checkouts? Close with a final line `Answer: {placeholder}`.")
+    assert spec.parts[0].kind == kind
