@@ -34,6 +34,7 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
                          imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ..answers.numbers import humane_numbers
+from ..answers.spec import PARTS, AnswerSpec, read_spec
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
@@ -183,6 +184,8 @@ class _Turn:
     _schema: str | None
     _seen_ids: set[str]
     _message: str
+    #: the answer the question asks for, read once (every stage takes it from here)
+    _spec: AnswerSpec
     _evidence: list[str]
     _done_calls: set[str]
     _offered: set[str]
@@ -513,6 +516,7 @@ class _Turn:
         self._schema = None
         self._seen_ids = set()
         self._message = message
+        self._spec = self.reply.spec = read_spec(message)
         self._evidence = [message]
         self._done_calls = set()
         self._offered = set()
@@ -556,7 +560,7 @@ class _Turn:
             return None
         tables = _tables(env.engine)
         names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
-        return "required" if tables and mentions_data(self._message, names) else None
+        return "required" if tables and mentions_data(self._message, names, asks_form=self._spec.style == PARTS) else None
 
     def _refusal(self, text: str, retried: set[str]) -> tuple[str, str] | None:
         """Why a reply without tool calls is not taken as the answer yet: (kind, note), or None.
@@ -570,7 +574,8 @@ class _Turn:
             self._require = set(named)
             self._asked_for = set(named)
             return "named", named_tool_note(named)
-        unfilled = missing_templates(self._message, text) if self._called else []
+        asked = self._spec.names if self._spec.style == PARTS else ()
+        unfilled = missing_templates(asked, text) if self._called else []
         if "format" not in retried and self.env.tool_set == "compact" and unfilled:
             self._answer_next = True
             return "format", format_note(unfilled)
@@ -583,9 +588,9 @@ class _Turn:
     def _finish(self, text: str) -> str:
         """The answer's slots written in the form the question asks, from computed values only."""
         from ..answers.compose import finish
-        from ..answers.forms import read_form
+        from ..answers.forms import form_of
 
-        form = read_form(self._message)
+        form = form_of(self._spec)
         if form.style == "free":
             return finish(form, text, computed=True).text
         computed = any(a.status == "success" for a in self.reply.tool_activity)
@@ -604,7 +609,7 @@ class _Turn:
             return False
         tables = _tables(env.engine)
         names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
-        if not tables or not mentions_data(self._message, names):
+        if not tables or not mentions_data(self._message, names, asks_form=self._spec.style == PARTS):
             return False
         try:
             tool_names = [d.name for d in env.registry.available(self._tool_context(), env.disabled)]
@@ -656,7 +661,8 @@ class _Turn:
         try:
             with self._heartbeat():
                 outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames,
-                                            question=self._message, run_program=runner, cancel=cancel,
+                                            question=self._message, spec=self._spec, run_program=runner,
+                                            cancel=cancel,
                                             on_step=on_step, context=context, timeout=timeout,
                                             values=rows_shared, scrub=None if rows_shared else scrub_error)
         except ProgramDeclined as declined:
@@ -679,10 +685,11 @@ class _Turn:
             # the programs failed: said so in the form asked, with why and what to try. The tool
             # loop is not tried after them: on the held-out questions it answered none of the
             # questions whose programs had failed, and took 30-60 s to say so
-            text = program_failed(self._message, outcome.error or "the program failed")
+            tried = sum(1 for a in outcome.attempts if a.get("code"))
+            text = program_failed(self._spec, outcome.error or "the program failed", tried)
         else:
             self._evidence.append(outcome.output)
-            text = humane_numbers(outcome.composed.text, self._message)
+            text = humane_numbers(outcome.composed.text, precision=self._spec.precision)
         env.store.append_record(self.sid, "assistant", text, meta=dict(COMPUTED_ANSWER))
         self.reply.text = text
         env.answered = True
@@ -699,7 +706,7 @@ class _Turn:
                                    "arguments": {}})
         with self._heartbeat():
             outcome = answer_by_operation(backend=env.backend, engine=env.engine, question=self._message,
-                                          cancel=cancel)
+                                          cancel=cancel, spec=self._spec)
         self._check_cancel()
         ok = outcome.composed is not None and outcome.result is not None
         env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,
@@ -763,7 +770,7 @@ class _Turn:
                     if env.tool_set == "compact":
                         text = correct_rounding(text, self._evidence[1:])
                     text = self._finish(text)
-                    text = humane_numbers(text, self._message)
+                    text = humane_numbers(text, precision=self._spec.precision)
                     env.store.append_record(self.sid, "assistant", text, meta=_replay_meta(response))
                     self.reply.text = text
                     env.answered = True

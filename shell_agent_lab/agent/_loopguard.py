@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 __all__ = ["missing_templates", "format_note", "named_tool_note", "correct_rounding", "written_query", "ANSWER_NOTE", "LoopDetector", "EMPTY_REPLY_NOTE", "FAKE_RESULT_NOTE", "PROMISE_NOTE", "REPEATED_CALL_NOTE", "imitates_tool_result",
            "strip_fake_result", "promises_next_step", "ungrounded_numbers", "grounding_note"]
@@ -183,14 +183,10 @@ def correct_rounding(answer: str, sources: Iterable[str]) -> str:
     return "".join(out)
 
 
-_TEMPLATE = re.compile(r"@(\w+)\[")
-
-
-def missing_templates(question: str, answer: str) -> list[str]:
-    """The ``@name[…]`` answer formats the question asks for that the answer does not fill."""
-    asked = list(dict.fromkeys(_TEMPLATE.findall(question)))
+def missing_templates(names: Sequence[str], answer: str) -> list[str]:
+    """The ``@name[…]`` parts asked (``names``, from the answer spec) that the answer does not fill."""
     given = set(re.findall(r"@(\w+)\[(?!value\])[^\]\n]+\]", answer))
-    return [name for name in asked if name not in given]
+    return [name for name in names if name not in given]
 
 
 def format_note(names: list[str]) -> str:
@@ -246,10 +242,13 @@ def _plain(text: str) -> str:
     return " " + " ".join(re.findall(r"[^\W_]+", text.lower())) + " "
 
 
-def mentions_data(message: str, names: Iterable[str]) -> bool:
+def mentions_data(message: str, names: Iterable[str], *, asks_form: bool | None = None) -> bool:
     """The message asks about the data: it names a table or column (in any spelling of its
-    words), or asks for a closed-form answer, or asks for a statistic."""
-    if _CLOSED_FORM.search(message):
+    words), or asks for its answer in a stated form (``asks_form``: the answer spec has named
+    parts or an ``Answer:`` line; read from the message when not given), or asks for a statistic."""
+    if asks_form is None:
+        asks_form = bool(_CLOSED_FORM.search(message))
+    if asks_form:
         return True
     plain = _plain(message)
     for name in names:

@@ -9,10 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..analysis.operations import OperationError, ask_operation
-from ..answers.choose import candidates, choice_prompt, choice_schema, parse_choice, printed_choice
-from ..answers.compose import Composed, compose
+from ..answers.choose import candidates, choice_prompt, choice_schema, parse_choice
+from ..answers.compose import Composed
 from ..answers.numbers import humane_numbers
-from ..answers.forms import FREE, read_form
+from ..answers.forms import FREE, form_of
+from ..answers.spec import AnswerSpec, read_spec
+from ..answers.values import Taken
+from ..answers.write import write_answer
 from ..tools.registry import ModelCallError
 from ._ask import tool_ask
 from ._types import ToolActivity
@@ -39,8 +42,10 @@ def _listing(result: Any) -> str:
     return "\n".join(ln for ln in lines if not ln.lstrip().upper().startswith(("SELECT", "SQL:", "--")))[:3000]
 
 
-def answer_by_operation(*, backend: Any, engine: Any, question: str, cancel: Any) -> OperationOutcome:
-    form = read_form(question)
+def answer_by_operation(*, backend: Any, engine: Any, question: str, cancel: Any,
+                        spec: AnswerSpec | None = None) -> OperationOutcome:
+    spec = spec if spec is not None else read_spec(question)
+    form = form_of(spec)
     ask = tool_ask(backend, cancel)
     outcome = OperationOutcome()
     if ask is None:
@@ -58,7 +63,8 @@ def answer_by_operation(*, backend: Any, engine: Any, question: str, cancel: Any
         return outcome
     options = candidates(result.values, result.rows)
     if not options:
-        outcome.composed = compose(form, "", failure="the operation computed no value")
+        why = "the operation computed no value"
+        outcome.composed = write_answer(spec, Taken({}, {p.name: why for p in spec.parts}))
         return outcome
     keys = [s.name for s in form.slots] if form.style == "closed" else ["answer"]
     if len(options) == 1 and len(keys) == 1:
@@ -74,7 +80,8 @@ def answer_by_operation(*, backend: Any, engine: Any, question: str, cancel: Any
     if chosen is None:
         outcome.error = "no valid choice of computed values"
         return outcome
-    outcome.composed = compose(form, printed_choice(form, chosen))
+    # the chosen values, by part name (an Answer: line's one part is "answer")
+    outcome.composed = write_answer(spec, Taken(dict(chosen)))
     return outcome
 
 

@@ -6,10 +6,14 @@ A code model writes pandas over listed columns better than it writes a JSON tool
 SQL, then retypes numbers. So for a question about the data the model is asked for one program;
 the guarded runner (:mod:`..answers.program_run`) refuses anything that could write or reach
 outside, runs the rest on Copy-on-Write views, and the answer composer
-(:mod:`..answers.compose`) copies and rounds the values it printed. A program that fails or is
-refused goes back to the model once with its error. The program becomes a cell under the asking
-cell, so Run All reproduces the number. When no program succeeds the answer says it could not
-compute each part, why, and what to try.
+The stages, each typed and in its own module: the answer spec read once on the turn
+(:mod:`..answers.spec`) → the program asked for, ending by binding ``answer = {part: value}``
+(:mod:`..answers.program_prompt`) → the guarded run (:mod:`..answers.program_run`) → the values
+taken by name (:mod:`..answers.values`) → the answer written in the asked form and precision
+(:mod:`..answers.write`). A program that fails, is refused, or binds a value of clearly the wrong
+kind goes back to the model once with why. The program becomes a cell under the asking cell, so
+Run All reproduces the number. When no program computes anything the answer says so in one
+sentence; the tracebacks stay in the programs' cells.
 """
 from __future__ import annotations
 
@@ -19,8 +23,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..answers.compose import SERIES_FOOTER, Composed, compose
-from ..answers.forms import AnswerForm, read_form
+from ..answers.compose import SERIES_FOOTER, Composed
+from ..answers.spec import PROSE, AnswerSpec, read_spec, with_columns
+from ..answers.values import Taken, take_values
+from ..answers.write import nothing_computed, retry_message, write_answer, write_part
 from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import import_line, stand_ins
 from ..answers.program_repairs import flag_columns, flags_used, mended_calls
@@ -136,35 +142,55 @@ def _problem(run: Any) -> str | None:
     return None
 
 
-def _unfilled(missing: dict[str, str]) -> str:
-    """What the model is told when a run printed no usable value for some parts: a NaN is a
-    computation over missing values (scipy.stats does not skip them), said so."""
-    nan = [k for k, why in missing.items() if re.match(r"^'?\s*\[?\s*(?:nan|NaN|<NA>|NaT)\b", why)]
-    if nan:
-        return ("it printed nan for " + ", ".join(nan) + ": the values it used hold missing values (NaN); drop "
-                "them first (scipy.stats and numpy do not skip them).")
-    wrong = [f"{k}: it printed {why}" for k, why in missing.items() if " is not one of " in why]
-    if wrong:
-        return "; ".join(wrong) + ". Print the value the question asks for, one of the values it lists."
-    return "it printed no value for " + ", ".join(missing) + ". Print every value in the form asked."
+def _columns(frames: dict[str, Any]) -> dict[str, str]:
+    """Each frame column and its dtype as pandas prints it."""
+    out: dict[str, str] = {}
+    for frame in frames.values():
+        for column, dtype in zip(getattr(frame, "columns", []), getattr(frame, "dtypes", [])):
+            out.setdefault(str(column), str(dtype))
+    return out
+
+
+@dataclass
+class _Kept:
+    """The run whose values answer: its values, code and printed text."""
+
+    taken: Taken
+    code: str
+    output: str
+    attempt: int
+
+
+def _score(taken: Taken, spec: AnswerSpec) -> tuple[int, int]:
+    """How well a run answered: parts with a value, then parts that fit."""
+    fits = sum(1 for p in spec.parts if p.name in taken.values and not write_part(taken.values[p.name], p).clear)
+    return len(taken.values), fits
+
+
+def _answered(taken: Taken, spec: AnswerSpec, output: str) -> bool:
+    """A run answered when it computed a value for some part (or, for prose, printed something)."""
+    return taken.any or (spec.style == PROSE and bool(output.strip()))
 
 
 def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], question: str,
-                      run_program: Callable[..., Any], cancel: Any = None, context: str = "",
-                      on_step: Callable[[str, dict[str, Any]], None] | None = None,
+                      run_program: Callable[..., Any], spec: AnswerSpec | None = None, cancel: Any = None,
+                      context: str = "", on_step: Callable[[str, dict[str, Any]], None] | None = None,
                       timeout: float = 30.0, clock: Callable[[], float] = time.perf_counter,
                       values: bool = True, scrub: Callable[[str], str] | None = None) -> ProgramOutcome:
-    """Ask ``backend`` for a program answering ``question`` over ``frames``, run it (once more
-    after a failure) and compose the answer. ``on_step`` hears "program_start"/"program_end"."""
+    """Ask ``backend`` for a program answering ``question`` (read as ``spec``) over ``frames``,
+    run it and take the values it binds by name; a program that fails, binds nothing, or binds
+    a value of clearly the wrong kind goes back once with why. The answer is written from the
+    best run: every value it computed is shown. ``on_step`` hears "program_start"/"program_end"."""
     started = clock()
-    form: AnswerForm = read_form(question)
+    spec = with_columns(spec if spec is not None else read_spec(question), _columns(frames))
     given = list(frames)
     columns = [c for f in frames.values() for c in getattr(f, "columns", []) if isinstance(c, str)]
     views = _views(frames, engine, values=values)
     first = preamble(views)
-    prompt = program_prompt(views, question, form, context=context)
+    prompt = program_prompt(views, question, spec, context=context)
     messages = [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
     outcome = ProgramOutcome()
+    kept: _Kept | None = None
     error: str | None
     for attempt in range(_ATTEMPTS):
         options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_MAX_PROGRAM_TOKENS)
@@ -174,6 +200,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         if code is None:
             error = "the reply held no ```python code block"
             outcome.attempts.append({"code": "", "error": error})
+            outcome.error = error
             messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, error))]
             continue
         # scikit-learn's LinearRegression and metrics, which the model reaches for, are numpy stand-ins
@@ -204,14 +231,18 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         if on_step:
             on_step("program_end", {"code": code, "error": error, "output": run.stdout})
         if error is None:
-            composed = compose(form, run.stdout, values=getattr(run, "values", None) or {})
-            outcome.code, outcome.output = code, run.stdout
-            if composed.complete or attempt + 1 == _ATTEMPTS:
-                outcome.composed = composed if composed.complete or composed.values else None
-                break
-            error = _unfilled(composed.missing)
-            outcome.attempts[-1]["error"] = error
+            taken = take_values(spec, getattr(run, "values", None) or {}, run.stdout)
+            if _answered(taken, spec, run.stdout) and (kept is None or _score(taken, spec) > _score(kept.taken, spec)):
+                kept = _Kept(taken, code, run.stdout, len(outcome.attempts) - 1)
+            told = retry_message(spec, taken)
+            if _answered(taken, spec, run.stdout) and (told is None or not taken.any):
+                break            # prose printed without binding `answer`: what it printed answers
+            error = told or ("it computed no value: end the program by binding `answer` as asked"
+                             if not taken.missing else "; ".join(sorted(set(taken.missing.values()))))
+            outcome.attempts[-1]["note"] = error
         outcome.error = error
+        if attempt + 1 == _ATTEMPTS:
+            break
         told = scrub(error) if scrub is not None and error else error
         # asked afresh with why (and where) it failed: shown its program, the model wrote it again;
         # the line a run error names is of the program run (the preamble added), so it is quoted
@@ -222,6 +253,11 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             line = re.sub(rf"\b{re.escape(name)}_view\b", name, line)
         told = re.sub(r"^line \d+: ", "", told or "")
         messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, told, line))]
+    if kept is not None:
+        outcome.composed = write_answer(spec, kept.taken, kept.output)
+        outcome.code, outcome.output = kept.code, kept.output
+        outcome.attempts[kept.attempt]["answered"] = True
+        outcome.error = None
     outcome.seconds = clock() - started
     return outcome
 
@@ -231,12 +267,10 @@ _TRY = ("Try naming the columns as they are written, splitting the question in t
         "(\"… with query_sql\").")
 
 
-def program_failed(question: str, error: str) -> str:
-    """The answer when every program failed: each part the question asks for says it could not
-    be computed and why (never a number), then what to try."""
-    why = " ".join(error.split())
-    why = why if len(why) <= 200 else why[:199] + "…"
-    return compose(read_form(question), "", failure=f"the program failed: {why}").text + "\n\n" + _TRY
+def program_failed(spec: AnswerSpec, error: str, attempts: int = 1) -> str:
+    """The answer when no program computed anything: one plain sentence of what was tried (the
+    programs and their errors are in their cells), then what to try."""
+    return nothing_computed(spec, attempts, error) + "\n\n" + _TRY
 
 
 def cell_code(code: str, frames: list[str], tables: list[str], helpers: str = "") -> str:
@@ -264,16 +298,17 @@ def record_program(env: Any, sid: str, reply: Any, outcome: ProgramOutcome, call
     one that answered as a step with its cell."""
     runs = [a for a in outcome.attempts if a.get("code")]
     for n, attempt in enumerate(runs, 1):
-        last = n == len(runs) and attempt.get("error") is None
+        last = bool(attempt.get("answered")) if any(a.get("answered") for a in runs) else (
+            n == len(runs) and attempt.get("error") is None)
         this_id = call_id if last else f"{call_id}-{n}"
         arguments = {"code": attempt["code"]}
         env.store.append_record(sid, "assistant", "", tool_calls=[{"id": this_id, "name": PROGRAM_TOOL,
                                                                     "arguments": arguments}])
-        content = attempt.get("output") or "(no output)" if last else f"Error: {attempt.get('error')}"
+        content = attempt.get("output") or "(no output)" if last else f"Error: {attempt.get('error') or attempt.get('note')}"
         env.store.append_record(sid, "tool", content, tool_name=PROGRAM_TOOL, tool_call_id=this_id,
                                 status="success" if last else "error")
         reply.tool_activity.append(ToolActivity(
             tool_call_id=this_id, name=PROGRAM_TOOL, arguments=arguments, status="success" if last else "error",
-            summary=step_summary(attempt.get("output") or "", None if last else attempt.get("error") or "failed"),
+            summary=step_summary(attempt.get("output") or "", None if last else attempt.get("error") or attempt.get("note") or "failed"),
             ran={"code": [cell_code(attempt["code"], frames, list(tables or []), attempt.get("helpers") or "")]}
             if last else {}))

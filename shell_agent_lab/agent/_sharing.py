@@ -13,7 +13,7 @@ import threading
 from typing import Any, Sequence
 
 from ..answers.compose import compose_from_frames
-from ..answers.forms import read_form
+from ..answers.forms import form_of, read_form
 from ..sharing import LEVEL_ENV, destination, effective_sharing, leaves_machine
 from ._loopguard import ungrounded_numbers
 
@@ -97,7 +97,7 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def compose_from_results(model_text: str, tables: Sequence[Any], question: str = "") -> str:
+def compose_from_results(model_text: str, tables: Sequence[Any], question: str = "", *, spec: Any = None) -> str:
     """The answer the user reads at "schema": the model's words without any number no result
     holds, then each result's values (the model never saw them; they come from the results),
     then the parts the question asks for (``@name[…]``, ``Answer:``) written from the results by
@@ -117,7 +117,7 @@ def compose_from_results(model_text: str, tables: Sequence[Any], question: str =
     for n, table in enumerate(tables, 1):
         title = "Result" if len(tables) == 1 else f"Result {n}"
         parts.append(f"**{title}**\n" + "\n".join(_value_lines(table)))
-    composed = compose_from_frames(read_form(question), tables,
+    composed = compose_from_frames(form_of(spec) if spec is not None else read_form(question), tables,
                                    why="the results above do not settle it and the model does not see them "
                                        "at this data-sharing level")
     if composed is not None:

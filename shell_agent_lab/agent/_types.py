@@ -55,6 +55,8 @@ class Reply:
     command: Any = None
     #: the estimated prompt tokens of each model request of the turn
     prompt_tokens: list[int] = field(default_factory=list)
+    #: the answer the turn's question asks for (``answers.spec.AnswerSpec``), read once by the turn
+    spec: Any = None
 
     @property
     def ok(self) -> bool:

@@ -613,7 +613,7 @@ class Agent:
                     computed = any(a.name == PROGRAM_TOOL for a in reply.tool_activity)
                     if env.data_sharing == "schema" and reply.error is None and reply.text and not computed:
                         # (a program's answer is composed from its printed results already)
-                        reply.text = compose_from_results(reply.text, reply.tables, turn.message)
+                        reply.text = compose_from_results(reply.text, reply.tables, turn.message, spec=reply.spec)
                     answered = env.answered and reply.error is None and not turn.cancel.is_set()
         except BaseException as exc:  # recovered: the state machine must never stay BUSY
             log.exception("turn crashed")

@@ -11,9 +11,9 @@ import json
 import math
 from typing import Any, Iterable, Mapping, Sequence
 
-from .forms import ANSWER_LINE, CLOSED, AnswerForm
+from .forms import CLOSED, AnswerForm
 
-__all__ = ["candidates", "choice_schema", "choice_prompt", "parse_choice", "printed_choice"]
+__all__ = ["candidates", "choice_schema", "choice_prompt", "parse_choice"]
 
 _MAX_CANDIDATES = 60
 
@@ -76,12 +76,3 @@ def parse_choice(text: str, form: AnswerForm, options: Sequence[str]) -> dict[st
             return None
         chosen[key] = pick
     return chosen
-
-
-def printed_choice(form: AnswerForm, chosen: Mapping[str, str]) -> str:
-    """The choice written as a program would print it (what the composer reads)."""
-    if form.style == CLOSED:
-        return "\n".join(f"@{k}[{v}]" for k, v in chosen.items())
-    if form.style == ANSWER_LINE:
-        return f"Answer: {chosen['answer']}"
-    return chosen.get("answer", "")

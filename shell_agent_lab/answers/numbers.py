@@ -14,15 +14,11 @@ from __future__ import annotations
 import math
 import re
 
+from .precision import Precision, read_precision
+
 __all__ = ["humane_numbers", "asked_precision"]
 
 _LONG_TAIL = 5
-_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-          "eight": 8, "nine": 9, "ten": 10}
-_COUNT = r"(\d{1,2}|" + "|".join(_WORDS) + r")"
-_DECIMALS = re.compile(_COUNT + r"[\s-]*(?:decimal[\s-]*(?:places?|points?|digits?)|decimals|dp\b|d\.p\.)", re.I)
-_SIGNIFICANT = re.compile(_COUNT + r"[\s-]*(?:significant[\s-]*(?:figures?|digits?)|sig\.?\s*figs?|s\.f\.)", re.I)
-_INTEGER = re.compile(r"\b(?:nearest|to an?|as an?|whole)\s+(?:integer|whole number|unit)\b|\bno decimals\b", re.I)
 
 # what is never rewritten: fenced code, inline code, answer slots (``@name[…]`` and the final
 # ``Answer:`` line, which the composer wrote at the precision asked), dates and times
@@ -32,21 +28,11 @@ _PROTECTED = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`|@\w+\[[^\]
 _NUMBER = re.compile(r"(?<![\w.,])([-−]?)((?:\d{1,3}(?:,\d{3})+|\d+)\.(\d+))(?![\w]|[.,]\d)")
 
 
-def _count(word: str) -> int:
-    return int(word) if word.isdigit() else _WORDS[word.lower()]
-
-
 def asked_precision(question: str) -> tuple[str, int] | None:
-    """("decimals", n) or ("significant", n) when ``question`` states a precision, else None."""
-    question = _PROTECTED.sub(" ", question or "")
-    decimals = [_count(m.group(1)) for m in _DECIMALS.finditer(question)]
-    if decimals:            # several parts at different precisions: none is written shorter than asked
-        return "decimals", max(decimals)
-    if m := _SIGNIFICANT.search(question):
-        return "significant", max(1, _count(m.group(1)))
-    if _INTEGER.search(question):
-        return "decimals", 0
-    return None
+    """("decimals", n) or ("significant", n) when ``question`` states a precision, else None
+    (read by :func:`.precision.read_precision`, the one reader of precision)."""
+    found = read_precision(_PROTECTED.sub(" ", question or ""))
+    return None if found is None else (found.kind, found.digits)
 
 
 def _significant(value: float, digits: int) -> str:
@@ -75,15 +61,22 @@ def _rewrite(sign: str, body: str, tail: str, precision: tuple[str, int] | None)
     return sign + text
 
 
-def humane_numbers(answer: str, question: str = "", *, decimals: int | None = None) -> str:
+def humane_numbers(answer: str, question: str = "", *, decimals: int | None = None,
+                   precision: Precision | None = None) -> str:
     """``answer`` with long-tailed decimals in its prose written at a sensible precision, or at
-    the one the question asks (``decimals``, when given, is the asked number of decimals)."""
+    the one asked: ``precision`` (the answer spec's), ``decimals``, or what ``question`` states."""
     if not answer or "." not in answer:
         return answer
-    precision = ("decimals", decimals) if decimals is not None else asked_precision(question)
+    asked: tuple[str, int] | None
+    if precision is not None:
+        asked = (precision.kind, precision.digits)
+    elif decimals is not None:
+        asked = ("decimals", decimals)
+    else:
+        asked = asked_precision(question)
 
     def fix(match: re.Match[str]) -> str:
-        new = _rewrite(match.group(1), match.group(2), match.group(3), precision)
+        new = _rewrite(match.group(1), match.group(2), match.group(3), asked)
         return match.group(0) if new is None else new
 
     out, last = [], 0

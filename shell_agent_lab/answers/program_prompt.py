@@ -15,10 +15,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from .forms import AnswerForm
 from .program_repairs import flag_conversion
+from .spec import ANSWER, PROSE, AnswerSpec, Part
 
-__all__ = ["FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
+__all__ = ["answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
            "with_imports", "repaired", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
@@ -114,7 +114,39 @@ def describe_frames(frames: Sequence[FrameView]) -> str:
     return "\n\n".join(blocks)
 
 
-def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm, *, context: str = "") -> str:
+def _what(part: Part) -> str:
+    """What a part holds, as the program is told it."""
+    if part.allowed:
+        return "one of " + ", ".join(repr(a) for a in part.allowed)
+    if part.kind == "label":
+        return f"a name from column {part.column!r}" if part.column else "a name"
+    if part.kind == "number" and part.percent:
+        return "a percentage from 0 to 100"
+    return {"number": "a number", "count": "a whole number", "yesno": "True or False", "list": "a list",
+            "date": "a date"}.get(part.kind, "")
+
+
+def _variable(name: str) -> str:
+    name = re.sub(r"\W", "_", name)
+    return name if name.isidentifier() and not name[0].isdigit() else f"v_{name}"
+
+
+def answer_instruction(spec: AnswerSpec) -> str:
+    """How the program hands back its result: by binding ``answer`` to the spec's parts (a dict
+    by part name, or the one value), computed in the code and not rounded."""
+    if len(spec.parts) == 1 and spec.parts[0].name == ANSWER:
+        part = spec.parts[0]
+        what = _what(part)
+        say = ", and print one short sentence that states it" if spec.style == PROSE else ""
+        return ("Finish by assigning the computed answer to a variable named `answer`"
+                + (f" ({what})" if what else "") + f"{say}.")
+    pairs = ", ".join(f"{p.name!r}: {_variable(p.name)}" for p in spec.parts)
+    hints = "; ".join(f"{_variable(p.name)}: {_what(p)}" for p in spec.parts if _what(p))
+    return ("Finish with exactly this line, each value computed in the code:\n"
+            f"answer = {{{pairs}}}" + (f"  # {hints}" if hints else ""))
+
+
+def program_prompt(frames: Sequence[FrameView], question: str, spec: AnswerSpec, *, context: str = "") -> str:
     """The user message that asks for the program. What stays the same for every question about
     the same frames comes first, so a model server that keeps the prompt's prefix reads only the
     question anew; the question and the form come last."""
@@ -126,9 +158,9 @@ def program_prompt(frames: Sequence[FrameView], question: str, form: AnswerForm,
     return (f"{describe_frames(frames)}\n\n"
             f"The data is already loaded in {names}: do not read files or create sample data.{ready} "
             "Use the column names exactly as listed.\n\n"
-            f"{earlier}Question: {question.strip()}\n\n"
+            f"{earlier}Question: {(spec.asked or question).strip()}\n\n"
             f"Write one short ```python code block, without comments, that computes the answer from {names} "
-            f"with pandas.\n{form.print_instruction()}")
+            f"with pandas.\n{answer_instruction(spec)}")
 
 
 def retry_prompt(prompt: str, error: str, line: str = "") -> str:
@@ -148,7 +180,7 @@ def extract_code(text: str) -> str | None:
     if blocks:
         return max(blocks, key=len).strip() if len(blocks) > 1 and not _parses(blocks[0]) else blocks[0].strip()
     body = (text or "").strip()
-    return body if body and _parses(body) and re.search(r"\bprint\s*\(", body) else None
+    return body if body and _parses(body) and re.search(r"\bprint\s*\(|^answer\s*=", body, re.M) else None
 
 
 _AT_ASSIGN = re.compile(r"(?m)^(\s*)@(\w+)(\s*=[^=])")

@@ -389,8 +389,8 @@ def test_one_tool_called_over_and_over_must_then_answer(data_agent):
 
 def test_an_answer_without_the_asked_format_is_asked_again(data_agent):
     from shell_agent_lab.agent._loopguard import missing_templates
-    assert missing_templates("Answer as @n[value] and @m[value].", "@n[3] and @m[value]") == ["m"]
-    assert missing_templates("How many?", "3") == []
+    assert missing_templates(("n", "m"), "@n[3] and @m[value]") == ["m"]
+    assert missing_templates((), "3") == []
     backend = _no_tool_choice(ScriptedBackend([call("query_sql", {"sql": "SELECT 15 AS total"}),
                                                "The total is 15.", '{"answer": "The total is 15. @total[15]"}']))
     agent = data_agent(backend)

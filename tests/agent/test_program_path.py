@@ -114,7 +114,9 @@ def test_when_no_program_succeeds_the_answer_says_it_could_not_compute_and_why(p
     backend = ScriptedBackend([_program(bad), _program(bad)])
     agent, _ = program_agent(backend, approval="approve")
     r = agent.run("How many rows are there? End your answer with @n[value] (a whole number).")
-    assert r.text.startswith("@n: could not compute (the program failed: ") and "KeyError" in r.text
+    # one plain sentence of what was tried; the traceback stays in the program's cell
+    assert r.text.startswith("I could not compute n: I wrote and ran 2 pandas programs for it and each stopped "
+                             "with an error (the last: KeyError") and "Traceback" not in r.text
     assert "query_sql" in r.text                                    # what to try
     assert len(backend.requests) == 2                                # no tool loop after the programs
     assert [(a.name, a.status) for a in r.tool_activity] == [("run_pandas", "error")] * 2
@@ -218,7 +220,7 @@ def test_a_nan_printed_for_a_part_goes_back_saying_missing_values_must_be_droppe
     r = agent.run("What is the average price? End your answer with @avg[value] (rounded to 2 decimal places).")
     assert r.text == "@avg[431.92]"
     told = backend.requests[1].messages[-1].content
-    assert "printed nan for @avg" in told and "drop them first" in told
+    assert "avg: it came out as NaN" in told and "Drop missing values first" in told
 
 
 def test_a_question_that_leans_on_an_earlier_one_gets_the_earlier_question_not_its_answer(program_agent):
@@ -267,7 +269,7 @@ def test_a_value_outside_the_options_the_question_lists_goes_back_with_them(prog
                   "with region as North, South, East or West.")
     assert r.text == "@region[West]"
     told = backend.requests[1].messages[-1].content
-    assert "@region[…]: it printed '2' is not one of North, South, East, West" in told
+    assert "region came out as 2, but the question asks for one of North, South, East, West" in told
 
 
 def test_a_regression_written_with_scikit_learn_runs_on_the_stand_in_and_its_cell_reproduces_it(program_agent):
@@ -327,3 +329,38 @@ def test_numpys_renamed_quantile_keyword_is_written_the_new_way(program_agent):
     agent, _ = program_agent(backend)
     r = agent.run("What is the lower quartile of units? End your answer with @q[value] (to 2 decimals).")
     assert r.text == "@q[2.75]" and len(backend.requests) == 1
+
+
+def test_the_program_binds_its_values_by_name_and_its_cell_returns_them(program_agent):
+    code = ("west = sales.loc[sales['region'] == 'West', 'units']\n"
+            "print('West orders:', len(west))\n"
+            "answer = {'units': west.sum(), 'share': west.sum() / sales['units'].sum()}")
+    backend = ScriptedBackend([_program(code)])
+    agent, namespace = program_agent(backend)
+    r = agent.run("How many units did the West sell, and what share of all units is that? Put the result in the "
+                  "form @units[value] @share[value], with units as an integer; share to 3 decimals.")
+    assert r.text == "West orders: 2\n@units[10]\n@share[0.588]"          # printed text shown, not parsed
+    prompt = backend.requests[0].messages[-1].content
+    assert prompt.endswith("answer = {'units': units, 'share': share}  # units: a whole number; share: a number")
+    [cell] = cells_for(r, "How many units did the West sell?")
+    assert cell.source.startswith("%%agent_program sales\n")
+    # %%agent_program returns the answer the program bound, computed in the sandbox
+    assert _run_cell(cell.source, {"sales": namespace["sales"]}).values["answer"]["units"] == 10
+
+
+def test_a_row_label_stated_as_a_name_goes_back_once_and_is_never_dropped(program_agent):
+    frame = pd.DataFrame({"PLAYER_ID": [2544, 2818, 2544], "PLAYER_NAME": ["LeBron James", "Bo Outlaw", "LeBron James"],
+                          "PTS": [2000, 900, 2100]})
+    label = "answer = frame_pts = sales.groupby('PLAYER_ID')['PTS'].sum().idxmax()"
+    name = "answer = sales.groupby('PLAYER_NAME')['PTS'].sum().idxmax()"
+    backend = ScriptedBackend([_program(label), _program(name)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("Which player scored the most total points across all seasons?")
+    assert "LeBron James" in r.text
+    told = backend.requests[1].messages[-1].content
+    assert "came out as 2544" in told and "which player" in told and "'PLAYER_NAME'" in told
+    # the retry fails too: the first value is still shown, with what did not fit
+    backend = ScriptedBackend([_program(label), _program("answer = sales['nope'].max()")])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("Which player scored the most total points across all seasons?")
+    assert "2544" in r.text and "is a number where a name" in r.text and "could not compute" not in r.text

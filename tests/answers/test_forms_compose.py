@@ -32,16 +32,20 @@ def test_closed_form_slots(question, slots):
     assert [(s.name, s.kind, s.decimals) for s in form.slots] == slots
 
 
+# the kind is read from the answer's own description (its placeholder and sentence), never from the
+# question's other words: a plain `Answer: <value>` line holds any value, written as its type says
 @pytest.mark.parametrize("question, kind, decimals", [
-    ("How many customers churned? End with a line Answer: <value>", "integer", 0),
-    ("Does the mean exceed 5? Reply yes or no. End with a final line `Answer: <value>`.", "bool", None),
+    ("How many customers churned? End with a line Answer: <value>", "any", None),
+    ("How many customers churned? End with a line Answer: <the count>, a whole number.", "integer", 0),
+    ("Does the mean exceed 5? Reply yes or no. End with a final line `Answer: <value>`.", "any", None),
     ("What share of orders were returned, as a percentage rounded to 1 decimal? Finish with Answer: <value>",
-     "percent", 1),
-    ("Which carrier is slowest? End with a line Answer: <value>", "text", None),
-    ("List the three busiest stations, comma-separated. End with a line Answer: <value>", "list", None),
+     "any", 1),
+    ("Which carrier is slowest? End with a line Answer: <value>", "any", None),
+    ("Which carrier is slowest? End with a line Answer: <the carrier's name>", "text", None),
+    ("List the three busiest stations, comma-separated. End with a line Answer: <value>", "any", None),
     ("Do the means differ, by Welch's t-test at the 5% significance level? Close with a final line reading "
      "`Answer: yes` or `Answer: no`.", "bool", None),                  # a 5% level is a value, not the form
-    ("What is the 75th percentile of fare, to 2 decimals? End with a line Answer: <value>", "number", 2),
+    ("What is the 75th percentile of fare, to 2 decimals? End with a line Answer: <value>", "any", 2),
     ("Which two codes occur most often? Close with a final line `Answer: <two codes>`, separated by commas.", "list",
      None),
 ])
@@ -200,7 +204,12 @@ def test_a_value_outside_the_listed_options_is_not_an_answer():
         "@daypart[…]": "'17' is not one of night, morning, afternoon, evening"}
     out = compose(form, "@daypart[Afternoon (12-18h)]\n@trips[221.0]")
     assert out.complete and out.text == "@daypart[afternoon]\n@trips[221]"
-    assert "# one of night, morning, afternoon, evening" in form.print_instruction()
+    from shell_agent_lab.answers.program_prompt import answer_instruction
+    from shell_agent_lab.answers.spec import read_spec
+
+    assert "daypart: one of 'night', 'morning', 'afternoon', 'evening'" in answer_instruction(read_spec(
+        "Busiest? Put the result in the form @daypart[value] @trips[value], with daypart as night, morning, "
+        "afternoon or evening; trips as an integer."))
 
 
 def test_a_which_of_question_takes_one_of_the_names_it_lists_for_its_naming_part():

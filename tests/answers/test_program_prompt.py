@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from shell_agent_lab.answers.forms import read_form
+from shell_agent_lab.answers.spec import read_spec
 from shell_agent_lab.answers.program_prompt import (FrameView, extract_code, own_frames, preamble, program_prompt,
                                                     repaired, with_preamble)
 
@@ -19,7 +19,7 @@ FRAME = pd.DataFrame({"Price (USD)": ["$1,200.50", "-", "630308[495000-801000]"]
 
 def test_the_prompt_lists_exact_names_values_and_the_print_form():
     q = "Mean price? @p[value] (rounded to 2 decimal places)"
-    text = program_prompt([VIEW], q, read_form(q))
+    text = program_prompt([VIEW], q, read_spec(q))
     # a text column of numbers is shown as the program finds it: float64, with the file's writing
     assert "- 'Price (USD)' (float64, read from text like '$1,200.50'); '-' in the file are NaN" in text
     assert "- 'When' (datetime64, read from text)" in text
@@ -29,12 +29,14 @@ def test_the_prompt_lists_exact_names_values_and_the_print_form():
     assert preamble([VIEW]) not in text                        # it runs before the program, unseen
     # what is the same for every question comes first; the question and its form last
     assert text.index("- 'n' (int64)") < text.index("Question: Mean price?")
-    assert text.endswith('print(f"@p[{p}]")  # rounded to 2 decimal places')
+    # the program hands back its values by name; the product rounds them as asked
+    assert text.endswith("Finish with exactly this line, each value computed in the code:\n"
+                         "answer = {'p': p}  # p: a number")
 
 
 def test_a_frame_with_clean_columns_is_not_said_to_be_converted():
     view = FrameView("df", 2, [("n", "int64")], {"n": ["1", "2"]})
-    text = program_prompt([view], "Total n?", read_form("Total n?"))
+    text = program_prompt([view], "Total n?", read_spec("Total n?"))
     assert "already read as" not in text and "Question: Total n?" in text
 
 

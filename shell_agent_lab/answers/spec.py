@@ -1,0 +1,472 @@
+"""The answer a question asks for, read once into a typed spec (pure).
+
+:func:`read_spec` reads the explicit syntax of a question deterministically: the ``@part[…]``
+tokens (only those of a ``Format:`` line when it has one) and a literal ``Answer: <…>`` line.
+Each part gets the words that describe it (its parenthesis, its placeholder, a clause that names
+it) and from those its kind, precision and allowed values. Words that describe a *format* rather
+than this answer are recognised as such: a metasyntactic token (``@name[value]``) beside real
+parts, a placeholder (``<value>``, ``[ ]``), a description naming several kinds at once ("True
+or False for a yes/no question, several values comma-separated") — they make no part and fix no
+kind. When the kind cannot be read with certainty it is ``any``: a value is then written as its
+own type says, never rejected for a guessed kind.
+
+The spec is made once per question and carried through the turn; later stages read the spec,
+not the question.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from .precision import Precision, read_precision, read_precisions
+
+__all__ = ["Part", "AnswerSpec", "read_spec", "with_columns", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
+
+#: what a part holds
+KINDS = ("number", "count", "label", "yesno", "list", "date", "any")
+#: the output styles: named ``@part[value]`` parts, one ``Answer:`` line, prose
+PARTS, LINE, PROSE = "parts", "line", "prose"
+#: the name of the one part of an ``Answer:`` line or a prose answer
+ANSWER = "answer"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One value the answer states."""
+
+    name: str
+    kind: str = "any"
+    #: digits after the point (numbers); None: as computed, without a long tail
+    decimals: int | None = None
+    #: the values the question allows, as it writes them
+    allowed: tuple[str, ...] = ()
+    #: the part's place in the answer (0-based)
+    order: int = 0
+    #: how a yes/no value is written: "yes" (Yes/No) or "true" (True/False)
+    truth: str = "yes"
+    #: a percentage from 0 to 100
+    percent: bool = False
+    #: what the question asks this part to be ("player" in "which player …"): the retry names it
+    subject: str = ""
+    #: the text column whose values name the subject (set from the data by :func:`with_columns`)
+    column: str = ""
+
+    def label(self) -> str:
+        return f"@{self.name}[…]" if self.name != ANSWER else "Answer:"
+
+
+@dataclass(frozen=True)
+class AnswerSpec:
+    """The parts a question asks for and the style they are written in."""
+
+    style: str
+    parts: tuple[Part, ...] = field(default_factory=tuple)
+    #: the precision the question states for numbers in general (prose, unnamed values)
+    precision: Precision | None = None
+    #: how the spec was read: "syntax" (explicit parts or Answer: line), "words", "model"
+    source: str = "words"
+    #: the question as a program is asked it: without the sentences that only describe a format
+    #: (the spec holds what they say); "" when nothing was taken out
+    asked: str = ""
+
+    @property
+    def decimals(self) -> int | None:
+        p = self.precision
+        return p.digits if p is not None and p.kind == "decimals" else None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.parts)
+
+    def part(self, name: str) -> Part | None:
+        return next((p for p in self.parts if p.name == name), None)
+
+
+# -- explicit syntax --------------------------------------------------------------------------
+#: ``@name[placeholder]``
+_TOKEN = re.compile(r"@([A-Za-z_][\w.]*)\[([^\]\n]{0,80})\]")
+#: a line that states the format: ``Format: @a[…] @b[…]``
+_FORMAT_LINE = re.compile(r"(?im)^[ \t>*_-]*format\**\s*:.*$")
+#: ``Answer:`` and what follows it on its line
+_ANSWER = re.compile(r"\bAnswer\s*:[ \t]*((?:(?!\bAnswer\s*:)[^\n])*)", re.I)
+#: what an ``Answer:`` placeholder looks like: ``<…>``, ``[…]``, ``{…}``, ``...``
+_BRACKETED = re.compile(r"^[`'\"]?\s*(?:<([^>\n]*)>|\[([^\]\n]*)\]|\{([^}\n]*)\}|(\.\.\.|…))")
+#: an ``Answer:`` literal: ``Answer: yes``, ``Answer: E7``
+_LITERAL = re.compile(r"^[`'\"]?([A-Za-z0-9][\w.+-]*)[`'\"]?(?=\s|[,.;:)]|$)")
+#: names that stand for any part's name: a token so named beside real parts describes the format
+_META_NAMES = frozenset({"name", "names", "part", "key", "field", "slot", "label", "variable", "var",
+                         "answer_name", "part_name", "value_name", "name_of_value", "answer"})
+#: placeholders that stand for any value
+_META_VALUES = frozenset({"value", "values", "x", "n", "answer", "result", "the value", "your answer", "…", "..."})
+
+# -- words that describe a value ---------------------------------------------------------------
+#: each kind and the words that describe it; a description naming two kinds is a menu of formats
+_CUES: Mapping[str, frozenset[str]] = {
+    "yesno": frozenset({"yes", "true", "false", "boolean", "bool"}),
+    "count": frozenset({"integer", "integers", "int", "whole", "count"}),
+    "number": frozenset({"number", "numbers", "float", "decimal", "decimals", "numeric", "percentage", "percent",
+                         "rounded", "places", "figures", "digits", "amount", "ratio", "proportion", "fraction"}),
+    "list": frozenset({"list", "comma", "commas", "separated", "delimited", "items"}),
+    "label": frozenset({"name", "names", "category", "label", "string", "text", "word", "code", "codes",
+                        "column", "written", "spelled", "spelt"}),
+    "date": frozenset({"date", "yyyy", "iso"}),
+}
+_CUE_WORDS = frozenset().union(*_CUES.values())
+_ARTICLES = frozenset({"a", "an", "the", "one", "either", "both", "each", "of", "as"})
+#: words that link a part's name to what is said of it: "dof as an integer", "r to 4 decimals"
+_LINK = r"(?:as|to|in|is|are|be|should|must|rounded|=|:|being)"
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, each also without a plural ``s`` ("labels" is "label")."""
+    words = re.findall(r"[a-z]+", text.lower().replace("_", " "))
+    return words + [w[:-1] for w in words if len(w) > 3 and w.endswith("s") and not w.endswith("ss")]
+
+
+def _kinds(text: str) -> set[str]:
+    """The kinds ``text`` names, a refinement kept over what it refines: a whole number is a
+    number, a list of names or numbers is a list."""
+    words = set(_words(text))
+    if "%" in text:
+        words.add("percent")
+    cued = {kind for kind, cues in _CUES.items() if words & cues}
+    if "count" in cued:
+        cued.discard("number")
+    if "list" in cued:
+        cued -= {"number", "count", "label", "date"}
+    if "label" in cued and words & {"code", "codes", "column"} and len(cued) > 1:
+        cued.discard("label")             # "the count of each code": the other word says what it is
+    return cued
+
+
+#: an example value a description gives: "<the weekday, e.g. Tuesday>"
+_EXAMPLE = re.compile(r"\b(?:eg:|for example|such as|like)\s*[:,]?\s*[\"'`]?([^\s,;>)\]\"'`]+)", re.I)
+
+
+def _example_kind(description: str) -> str:
+    """The kind of the one example value ``description`` gives, by the example's own type
+    (a word is a name, digits are a number, ``2023-01-31`` is a date); "any" without one."""
+    examples = {m.group(1).rstrip(".") for m in _EXAMPLE.finditer(description)}
+    if len(examples) != 1:
+        return "any"
+    example = examples.pop()
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}(?:[ T][\d:]+)?", example):
+        return "date"
+    if re.fullmatch(r"[-+]?\d[\d,]*(?:\.\d+)?%?", example):
+        return "any"          # a number may be a count, a year or an amount: the value says
+    if example.lower() in _CUE_WORDS or not re.search(r"[A-Za-z]", example):
+        return "any"
+    return "label"
+
+
+def _kind(description: str) -> str:
+    """The kind ``description`` states; "any" when it states none, or offers several as
+    alternatives ("a number, a name or a list"; "True or False for a yes/no question, several
+    values comma-separated"): a menu of formats, not this answer's kind. Stating no kind, an
+    example value says it by its own type."""
+    if not _kinds(description):
+        return _example_kind(description)
+    alternatives = [k for k in (_kinds(a) for a in re.split(r"\bor\b", description)) if k]
+    if len({frozenset(k) for k in alternatives}) > 1:
+        return "any"
+    cued = _kinds(description)
+    return cued.pop() if len(cued) == 1 else "any"
+
+
+def _truth(description: str) -> str:
+    words = set(_words(description))
+    return "true" if words & {"true", "false", "boolean", "bool"} else "yes"
+
+
+_ITEM = r"[A-Za-z0-9][\w+\-/.]*"
+_LISTING = re.compile(rf"((?:{_ITEM}\s*,\s*)*{_ITEM},?\s+(?:or|and)\s+{_ITEM})(?![\w+\-/])")
+
+
+_QUOTED = re.compile(r"(?<!\w)([\"'`])([^\"'`\n]{1,40})\1(?!\w)")
+_BETWEEN = re.compile(r"^\s*(?:,|/|or|and|,\s*or|,\s*and)\s*$")
+
+
+def _values(items: list[str]) -> tuple[str, ...]:
+    """``items`` as allowed values: two or more different ones, none a word for a kind."""
+    items = [w.strip().rstrip(".") for w in items if w.strip()]
+    low = [w.lower() for w in items]
+    if len(items) >= 2 and len(set(low)) == len(low) and not any(w in _CUE_WORDS | _ARTICLES for w in low):
+        return tuple(items)
+    return ()
+
+
+def _listing(text: str) -> tuple[str, ...]:
+    """The values a piece of text lists, as written: quoted ones (``"normal" or "not normal"``),
+    else bare ones ("night, morning, afternoon or evening")."""
+    quoted = list(_QUOTED.finditer(text or ""))
+    group: list[re.Match[str]] = []
+    for m in quoted:
+        if group and _BETWEEN.match(text[group[-1].end():m.start()]):
+            group.append(m)
+            continue
+        if len(group) >= 2 and _values([g.group(2) for g in group]):
+            break
+        group = [m]
+    if len(group) >= 2 and _values([g.group(2) for g in group]):
+        return _values([g.group(2) for g in group])
+    for m in _LISTING.finditer(text or ""):
+        found = _values(re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", m.group(1)))
+        if found:
+            return found
+    return ()
+
+
+_NAMES = rf"((?:{_ITEM}\s*,\s*)+{_ITEM},?\s+(?:and|or)\s+{_ITEM}|{_ITEM}\s+(?:and|or)\s+{_ITEM})"
+#: the question chooses among listed names: "Which of A, B and C …", "Of A, B or C, which …"
+_WHICH_OF = (re.compile(rf"\b[Ww]hich\s+(?:one\s+)?of\s+(?:the\s+(?:columns?|variables?|measures?|fields?)\s+)?{_NAMES}"),
+             re.compile(rf"(?:^|[.?!:;]\s+)(?:Of|Among)\s+{_NAMES}\s*,\s*which\b"))
+#: "which player …", "what team …": the noun the answer names
+_SUBJECT = re.compile(r"\b(?:[Ww]hich|[Ww]hat)\s+([A-Za-z][\w-]*)")
+_NOT_SUBJECT = frozenset({"of", "one", "ones", "is", "are", "was", "were", "has", "have", "had", "do", "does", "did",
+                          "the", "a", "an", "its", "their", "this", "that", "these", "those", "would", "will",
+                          "should", "can", "could", "if", "kind", "type", "sort", "percentage", "share",
+                          "proportion", "fraction", "number", "value", "values", "amount"})
+
+
+def _which_of(text: str) -> tuple[str, ...]:
+    for rx in _WHICH_OF:
+        m = rx.search(text)
+        names = _listing(m.group(1)) if m else ()
+        if names:
+            return names
+    return ()
+
+
+def _subject(text: str) -> str:
+    m = _SUBJECT.search(text)
+    word = m.group(1).lower() if m else ""
+    return "" if not word or word in _NOT_SUBJECT else word
+
+
+# -- reading ----------------------------------------------------------------------------------
+def _clauses(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each clause: split at sentence ends, semicolons and line breaks."""
+    spans, start = [], 0
+    for m in re.finditer(r"(?<!\d)\.(?!\d)(?=\s|$)|[;?!\n]", text):
+        spans.append((start, m.end()))
+        start = m.end()
+    spans.append((start, len(text)))
+    return [s for s in spans if text[s[0]:s[1]].strip()]
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    """The ``@part[…]`` tokens that are parts: those of the ``Format:`` line(s) when there is
+    one, the rest otherwise; a metasyntactic one (``@name[value]``) only when it is the only one."""
+    found = list(_TOKEN.finditer(text))
+    lines = [m.span() for m in _FORMAT_LINE.finditer(text)]
+    in_format = [t for t in found if any(a <= t.start() < b for a, b in lines)]
+    found = in_format or found
+    real = [t for t in found if t.group(1).lower() not in _META_NAMES]
+    if real:
+        found = real
+    out: list[re.Match[str]] = []
+    for t in found:
+        if t.group(1) not in {o.group(1) for o in out}:
+            out.append(t)
+    return out
+
+
+def _descriptions(text: str, tokens: list[re.Match[str]]) -> list[str]:
+    """For each part token, the words that describe it: its parenthesis or the words after it up
+    to the next token or clause end, its placeholder, and any clause that names the part (or its
+    own placeholder) followed by a linking word ("dof as an integer", ``where "p" is …``)."""
+    masked = _TOKEN.sub(lambda m: " " * len(m.group(0)), text)
+    holders = [t.group(2).strip().strip("\"'`") for t in tokens]
+    shared = {h.lower() for h in holders if sum(x.lower() == h.lower() for x in holders) > 1}
+    refs = []
+    for t, holder in zip(tokens, holders):
+        names = [t.group(1)]
+        if holder and holder.lower() not in shared and holder.lower() not in _META_VALUES and holder != t.group(1):
+            names.append(holder)
+        refs.append(names)
+    first = tokens[0].start() if tokens else 0
+    out = []
+    for i, t in enumerate(tokens):
+        others = [re.escape(n) for j, ns in enumerate(refs) if j != i for n in ns]
+        # a clause ends at a sentence end, a semicolon, a line break, or where another part is named
+        clause_end = r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]" + (
+            rf"|[\"'`]?\b(?:{'|'.join(others)})\b[\"'`]?\s+{_LINK}\s" if others else "")
+        end = tokens[i + 1].start() if i + 1 < len(tokens) else len(text)
+        after = masked[t.end():end]
+        stop = re.search(clause_end, after)
+        after = after[: stop.start()] if stop else after
+        own = []
+        for name in refs[i]:
+            # what the format instruction (from the first part on) says of it: the question's
+            # own sentences before it speak of the data ("some rows are duplicates"), not the answer
+            for m in re.finditer(rf"(?<![\w.@\[])[\"'`]?{re.escape(name)}[\"'`]?\s+{_LINK}\s", masked[first:]):
+                tail = masked[first + m.end():]
+                cut = re.search(clause_end, tail)
+                own.append(tail[: cut.start() if cut else 200])
+        holder_words = t.group(2) if t.group(2).strip().lower() not in _META_VALUES else ""
+        out.append(" ".join([after, *own]).strip() + " | " + holder_words)
+    return out
+
+
+def _overall(text: str) -> Precision | None:
+    """The precision said of the question as a whole: the one precision it states (several
+    different ones belong to parts)."""
+    found = [p for p in read_precisions(_TOKEN.sub(" ", text)) if not p.whole]
+    digits = {(p.kind, p.digits) for p in found}
+    return found[0] if len(digits) == 1 else None
+
+
+def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
+    overall = _overall(text)
+    parts: list[Part] = []
+    for order, (t, seg) in enumerate(zip(tokens, _descriptions(text, tokens))):
+        kind = _kind(seg)
+        own = read_precision(seg)
+        if own is not None and own.whole and kind in ("any", "number"):
+            kind = "count"
+        elif own is not None and kind == "any":
+            kind = "number"               # digits asked of it: a number
+        allowed = _listing(seg.split(" | ")[0]) if kind in ("any", "label") else ()
+        kind = "label" if allowed else kind
+        decimals = 0 if kind == "count" else (own.digits if own is not None and own.kind == "decimals"
+                                              and kind in ("any", "number", "list") else None)
+        described = seg.split(" | ")[0].strip(" ,")
+        if decimals is None and (kind == "number" or not described) and overall is not None \
+                and overall.kind == "decimals":
+            decimals = overall.digits     # "@b[value] @a[value], both to 4 decimals"
+        words = set(_words(seg))
+        parts.append(Part(t.group(1), kind, decimals, allowed, order, _truth(seg),
+                          bool(words & {"percent", "percentage"}) or "%" in seg))
+    # "which of A, B and C": the one part that names something takes one of them
+    chosen = _which_of(_TOKEN.sub(" ", text))
+    naming = [i for i, p in enumerate(parts) if p.kind in ("any", "label") and not p.allowed]
+    if chosen and len(naming) == 1:
+        parts[naming[0]] = replace(parts[naming[0]], kind="label", allowed=chosen)
+    if len(parts) == 1 and parts[0].kind == "any":
+        parts[0] = replace(parts[0], subject=_subject(text))
+    # a sentence that shows only a metasyntactic token ("write each part as `@name[value]`")
+    # describes the format: the program is asked the question without it
+    names = {t.group(1) for t in tokens}
+    templates = [m.start() for m in _TOKEN.finditer(text) if m.group(1) not in names]
+    asked = ""
+    if templates:
+        real = [t.start() for t in tokens]
+        bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+(?=\S)|\n+", text)] + [len(text)]
+        alone = [i for i in templates if not any(a <= i < b and any(a <= r < b for r in real)
+                                                 for a, b in zip(bounds, bounds[1:]))]
+        asked = _without_sentences(text, alone) if alone else ""
+    return AnswerSpec(PARTS, tuple(parts), overall, "syntax", asked)
+
+
+def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
+    """One ``Answer:`` line. Its literal alternatives (``Answer: yes`` or ``Answer: no``) are its
+    allowed values; its placeholder and the rest of its sentence describe it."""
+    literals: list[str] = []
+    described: list[str] = []
+    for m in answers:
+        rest = m.group(1)
+        b = _BRACKETED.match(rest)
+        if b:
+            inner = next((g for g in b.groups() if g is not None), "")
+            described.append(inner if inner.strip().lower() not in _META_VALUES else "")
+            described.append(rest[b.end():])
+            continue
+        lit = _LITERAL.match(rest)
+        if lit and lit.group(1).lower() not in _META_VALUES:
+            literals.append(lit.group(1))
+            described.append(rest[lit.end():])
+        else:
+            described.append(rest)
+    # the sentence the Answer: syntax sits in (up to its end) says what the line holds
+    description = " ".join(re.split(r"(?<!\d)\.(?!\d)(?=\s|$)", d, maxsplit=1)[0] for d in described)
+    precision = read_precision(text)
+    literals = list(dict.fromkeys(literals))
+    low = {v.lower() for v in literals}
+    if len(literals) >= 2 and (low <= {"yes", "no"} or low <= {"true", "false"}):
+        part = Part(ANSWER, "yesno", truth="true" if low <= {"true", "false"} else "yes")
+        return AnswerSpec(LINE, (part,), precision, "syntax")
+    if len(literals) >= 2:
+        return AnswerSpec(LINE, (Part(ANSWER, "label", allowed=tuple(literals)),), precision, "syntax")
+    kind = _kind(description)
+    own = read_precision(description)
+    if own is not None and own.whole and kind in ("any", "number"):
+        kind = "count"
+    elif own is not None and kind == "any":
+        kind = "number"                   # digits asked of it: a number
+    allowed = _listing(description) if kind in ("any", "label") else ()
+    if not allowed and kind in ("any", "label"):
+        allowed = _which_of(text)
+    decimals = 0 if kind == "count" else (precision.digits if precision is not None and precision.kind == "decimals"
+                                          and kind in ("any", "number", "list") else None)
+    words = set(_words(description))
+    part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(description),
+                bool(words & {"percent", "percentage"}), _subject(text) if kind == "any" else "")
+    # an Answer: sentence that says nothing of this answer (a placeholder, a menu of formats)
+    # only describes a format: the program is asked the question without it
+    says = kind != "any" or bool(allowed) or own is not None
+    asked = "" if says else _without_sentences(text, [m.start() for m in answers])
+    return AnswerSpec(LINE, (part,), precision, "syntax", asked)
+
+
+def _without_sentences(text: str, at: list[int]) -> str:
+    """``text`` without the sentences that hold any of the positions ``at``."""
+    bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+(?=\S)|\n+", text)] + [len(text)]
+    kept = [text[a:b] for a, b in zip(bounds, bounds[1:]) if not any(a <= i < b for i in at)]
+    return "".join(kept).strip()
+
+
+#: "e.g." and "i.e." read as one word (same length), so their points end no sentence
+_ABBREVIATION = re.compile(r"\b([eEiI])\.([gGeE])\.")
+
+
+def read_spec(question: str) -> AnswerSpec:
+    """The answer ``question`` asks for."""
+    spec = _read(_ABBREVIATION.sub(r"\1\2: ", question or ""))
+    if spec.asked:          # the question as written, the format sentences left out
+        spec = replace(spec, asked=re.sub(r"\b([eEiI])([gGeE]): ", r"\1.\2.", spec.asked))
+    return spec
+
+
+def _read(text: str) -> AnswerSpec:
+    tokens = _tokens(text)
+    if tokens:
+        return _closed(text, tokens)
+    answers = list(_ANSWER.finditer(text))
+    if answers:
+        return _line(text, answers)
+    precision = read_precision(text)
+    allowed = _which_of(text)
+    part = Part(ANSWER, "label" if allowed else "any",
+                precision.digits if precision is not None and precision.kind == "decimals" else None,
+                allowed, subject="" if allowed else _subject(text))
+    return AnswerSpec(PROSE, (part,), precision, "words")
+
+
+# -- grounding in the data --------------------------------------------------------------------
+def _column_words(name: str) -> set[str]:
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", str(name))
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", spaced)}
+
+
+_TEXT_TYPES = ("object", "str", "string", "category")
+
+
+def with_columns(spec: AnswerSpec, columns: Mapping[str, str]) -> AnswerSpec:
+    """``spec`` with a part whose kind is open and whose subject names a text column ("which
+    player" over a ``PLAYER_NAME`` column) made a label of that column: the answer is a name from
+    it, not a row label or an id. ``columns`` maps each column to its dtype as pandas prints it."""
+    parts = list(spec.parts)
+    changed = False
+    for i, part in enumerate(parts):
+        if part.kind != "any" or not part.subject:
+            continue
+        stem = part.subject[:-1] if part.subject.endswith("s") and len(part.subject) > 3 else part.subject
+        named = [c for c in columns if {part.subject, stem} & _column_words(c)]
+        text = [c for c in named if str(columns[c]).startswith(_TEXT_TYPES)]
+        if text:
+            # the column that reads as the name: "player_name" over "player_team"
+            best = sorted(text, key=lambda c: ("name" not in _column_words(c), len(str(c))))[0]
+            parts[i] = replace(part, kind="label", column=str(best))
+            changed = True
+    return replace(spec, parts=tuple(parts)) if changed else spec

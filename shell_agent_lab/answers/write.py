@@ -1,0 +1,217 @@
+"""The answer written from the values a program computed, in the form and precision the spec
+asks (pure).
+
+Every computed value is shown. A value that does not fit its part as the spec reads it (a number
+where a name was asked, a name outside the listed values) is still written, with one line saying
+what did not fit; :func:`retry_message` says it precisely for the one retry a value of clearly
+the wrong kind gets. "could not compute" is written only for a part nothing was computed for.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .compose import SERIES_FOOTER, Composed, _listed, _number, _unwrap, plain_number
+from .numbers import humane_numbers
+from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
+from .values import Taken
+
+__all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "NOT_COMPUTED"]
+
+NOT_COMPUTED = "could not compute"
+
+_TRUE = frozenset({"true", "yes", "y", "t"})
+_FALSE = frozenset({"false", "no", "n", "f"})
+_ANSWER_LINES = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]|^\s*\**Answer\**\s*:", re.I | re.M)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A part's value as written; ``note`` says what did not fit, ``clear`` when it is clearly
+    the wrong kind (worth a retry)."""
+
+    text: str
+    note: str = ""
+    clear: bool = False
+
+
+def _yes_no(flag: bool, part: Part) -> str:
+    if part.truth == "true":
+        return "True" if flag else "False"
+    return "Yes" if flag else "No"
+
+
+def _describe(part: Part) -> str:
+    if part.allowed:
+        return "one of " + ", ".join(part.allowed)
+    return {"number": "a number", "count": "a whole number", "label": "a name", "yesno": "yes or no",
+            "list": "a list", "date": "a date"}.get(part.kind, "a value")
+
+
+def _plain(value: float, part: Part) -> str:
+    return plain_number(value, part.decimals)
+
+
+def _match(text: str, allowed: tuple[str, ...]) -> str | None:
+    """``text`` as the allowed value it names (spelled as the question spells it), or None."""
+    low = text.lower().strip(" .")
+    for option in allowed:
+        if low == option.lower():
+            return option
+    named = [o for o in allowed if re.search(rf"(?<![\w+\-/]){re.escape(o.lower())}(?![\w+\-/])", low)]
+    longest = max(named, key=len) if named else None
+    return longest if longest is not None and sum(len(o) == len(longest) for o in named) == 1 else None
+
+
+def _item(value: Any, part: Part) -> str:
+    if isinstance(value, bool):
+        return _yes_no(value, part)
+    if isinstance(value, (int, float)):
+        return _plain(float(value), part)
+    number = _number(value) if isinstance(value, str) else None
+    return _plain(number, part) if number is not None else _unwrap(value)
+
+
+def _number_like(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    return _number(value) if isinstance(value, str) else None
+
+
+def write_part(value: Any, part: Part) -> Written:
+    """``value`` (JSON data, or text an older program printed) written for ``part``."""
+    kind = part.kind
+    if isinstance(value, str) and re.match(r"^\s*(?:Index|array|list)?\s*\(?\s*\[", value):
+        value = _listed(value)                         # a printed list
+    if isinstance(value, dict):
+        text = ", ".join(f"{k}: {_item(v, part)}" for k, v in value.items())
+        if kind in ("any", "list"):
+            return Written(text)
+        return Written(text, f"several values where {_describe(part)} was asked", False)
+    if isinstance(value, (list, tuple)):
+        if len(value) == 1 and kind not in ("list", "any"):
+            return write_part(value[0], part)
+        return Written(", ".join(_item(v, part) for v in value))
+    if isinstance(value, bool) or (isinstance(value, str) and _unwrap(value).lower().rstrip(".!") in _TRUE | _FALSE
+                                   and kind in ("yesno", "any")):
+        flag = value if isinstance(value, bool) else _unwrap(value).lower().rstrip(".!") in _TRUE
+        if kind in ("yesno", "any", "label", "list"):
+            return Written(_yes_no(flag, part),
+                           "" if kind in ("yesno", "any") or not part.allowed else f"yes/no where {_describe(part)} was asked")
+        return Written(_yes_no(flag, part), f"yes/no where {_describe(part)} was asked", False)
+    number = _number_like(value)
+    text = _unwrap(value)
+    if part.allowed:
+        chosen = _match(text if number is None else _plain(number, part), part.allowed)
+        if chosen is not None:
+            return Written(chosen)
+        shown = _plain(number, part) if number is not None else text
+        return Written(shown, f"{shown} is not {_describe(part)}", True)
+    if number is not None:
+        shown = _plain(number, part)
+        if kind == "count":
+            if float(number).is_integer():
+                return Written(str(int(number)))
+            return Written(plain_number(number), f"{plain_number(number)} is not a whole number")
+        if kind == "any" and isinstance(value, int):
+            return Written(str(value))          # an integer is no rounded number: an id, a year, a count
+        if kind in ("number", "any", "list", "date"):
+            return Written(shown)
+        if kind == "label":
+            return Written(shown, f"{shown} is a number where {_describe(part)} was asked", True)
+        return Written(shown, f"{shown} is a number where yes or no was asked")
+    if kind in ("number", "count"):
+        return Written(text, f"{text!r} is not {_describe(part)}", True)
+    if kind == "yesno":
+        return Written(text, f"{text!r} is not yes or no")
+    if kind == "date" and re.match(r"^\d{4}-\d{2}-\d{2} 00:00:00$", text):
+        return Written(text[:10])
+    return Written(text)
+
+
+def _name(part: Part) -> str:
+    return "the answer" if part.name == ANSWER else part.name
+
+
+def retry_message(spec: AnswerSpec, taken: Taken) -> str | None:
+    """What the model is told when a value is clearly of the wrong kind or a part got no value
+    while others did (None when nothing calls for a retry)."""
+    told = []
+    for part in spec.parts:
+        if part.name in taken.values:
+            written = write_part(taken.values[part.name], part)
+            if written.clear:
+                what = f"which {part.subject}" if part.subject else _describe(part)
+                where = f" (from column {part.column!r})" if part.column else ""
+                told.append(f"{_name(part)} came out as {written.text}, but the question asks for {what}: bind "
+                            f"{_describe(part)}{where}, not a row label, an id or a count")
+        elif part.name in taken.missing and (taken.values or spec.style != "prose"):
+            told.append(f"{_name(part)}: {taken.missing[part.name]}")
+    if not told:
+        return None
+    nan = any("NaN" in taken.missing.get(p.name, "") for p in spec.parts)
+    extra = " Drop missing values first (scipy.stats and numpy do not skip them)." if nan else ""
+    return "; ".join(told) + "." + extra
+
+
+def _body(printed: str, limit: int = 20) -> str:
+    """What the program printed besides answer lines and pandas' Series footers."""
+    kept = [ln.rstrip() for ln in (printed or "").splitlines()
+            if ln.strip() and not _ANSWER_LINES.search(ln) and not SERIES_FOOTER.match(ln)]
+    if len(kept) > limit:
+        kept = kept[:limit] + [f"… ({len(kept) - limit} more lines)"]
+    return "\n".join(kept)
+
+
+def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "") -> Composed:
+    """The answer: what the program printed (for the reader), a line for each value that did not
+    fit, then the parts in the asked style."""
+    written: dict[str, str] = {}
+    missing: dict[str, str] = {}
+    notes: list[str] = []
+    lines: list[str] = []
+    for part in spec.parts:
+        if part.name in taken.values:
+            w = write_part(taken.values[part.name], part)
+            written[part.label()] = w.text
+            if w.note:
+                notes.append(f"Note: {part.label() if spec.style == PARTS else _name(part)}: {w.note}.")
+            lines.append(f"@{part.name}[{w.text}]" if spec.style == PARTS else f"Answer: {w.text}")
+        else:
+            why = taken.missing.get(part.name, "no value was computed for it")
+            missing[part.label()] = why
+            lines.append(f"@{part.name}: {NOT_COMPUTED} ({why})" if spec.style == PARTS
+                         else f"Answer: {NOT_COMPUTED} ({why})")
+    body = _body(printed)
+    if spec.style in (PARTS, LINE):
+        return Composed("\n".join(x for x in (body, "\n".join(notes), "\n".join(lines)) if x), written, missing)
+    # prose: what the program printed, tidied, and the value when the printed text lacks it
+    prose = humane_numbers(body, decimals=spec.decimals)
+    shown = [t for t in written.values() if t and t not in prose]
+    tail = "\n".join(lines) if shown or not prose else ""
+    text = "\n".join(x for x in (prose, "\n".join(notes), tail) if x)
+    if not text:
+        why = next(iter(missing.values()), "the program computed nothing")
+        return Composed(f"I could not compute the answer: {why}", {}, missing or {"answer": why})
+    return Composed(text, written, missing)
+
+
+def _short(error: str) -> str:
+    """An error in a few words: its first line, without the hint after a dash."""
+    first = next((ln.strip() for ln in (error or "").splitlines() if ln.strip()), "an error")
+    first = re.sub(r"^line \d+: ", "", first).split(" — ")[0]
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", first, maxsplit=1)[0]     # its first sentence
+    return first if len(first) <= 100 else first[:99] + "…"
+
+
+def nothing_computed(spec: AnswerSpec, attempts: int, error: str) -> str:
+    """One plain sentence of what was tried when no program computed anything (the programs and
+    their tracebacks are in their cells and the log)."""
+    tried = "a pandas program" if attempts <= 1 else f"{attempts} pandas programs"
+    asked = ", ".join(_name(p) for p in spec.parts) if spec.style == PARTS else "the answer"
+    verb = "it stopped" if attempts <= 1 else "each stopped"
+    return (f"I could not compute {asked}: I wrote and ran {tried} for it and {verb} with an error "
+            f"(the last: {_short(error)}).")

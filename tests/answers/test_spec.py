@@ -1,0 +1,216 @@
+"""The answer spec: read once from the question, the same however the answer instruction is worded,
+and no value a program computed is ever dropped from the answer."""
+from __future__ import annotations
+
+import pytest
+
+from shell_agent_lab.answers.spec import LINE, PARTS, PROSE, read_spec, with_columns
+from shell_agent_lab.answers.values import take_values
+from shell_agent_lab.answers.write import NOT_COMPUTED, retry_message, write_answer, write_part
+
+# -- one question, many wordings of its answer instruction ------------------------------------
+LINE_QUESTIONS = [
+    "How many distinct borrowers show up in this loans export?",
+    "Is average consumption different for the E7 tariff than for STD, by Welch's t-test?",
+    "Which InsuranceType has the highest median CopayAmount?",
+    "Which three site_code values account for the biggest total billing? Largest first.",
+    "What is the slope of bill on kWh by ordinary least squares?",
+    "Which player scored the most total points across all seasons?",
+]
+
+LINE_WORDINGS = [
+    "{q} End with a line Answer: <value>",
+    "{q} Close with a final line `Answer: <value>`.",
+    "{q} End your reply with one line `Answer: <value>`: True or False for a yes/no question, several values "
+    "comma-separated inside [ ].",
+    "{q} Finish with `Answer: <value>`, a number, a name or a list, whichever fits.",
+    "{q} Answer: ...",
+    "{q}\n\nReply with the final line in the form Answer: [your answer].",
+    "{q} Give the answer as `Answer: <value>` (a yes/no question takes yes or no; a list takes commas).",
+]
+
+
+def _shape(spec):
+    return [(p.name, p.kind, p.decimals, p.allowed) for p in spec.parts]
+
+
+@pytest.mark.parametrize("question", LINE_QUESTIONS)
+def test_the_spec_is_the_same_however_the_answer_line_is_worded(question):
+    specs = [read_spec(w.format(q=question)) for w in LINE_WORDINGS]
+    assert {s.style for s in specs} == {LINE}
+    # a wording that describes the format (placeholders, a menu of kinds) fixes no kind
+    assert all(_shape(s) == [("answer", "any", None, ())] for s in specs), [_shape(s) for s in specs]
+    # with no instruction at all it is prose with the same one open part
+    assert _shape(read_spec(question)) == [("answer", "any", None, ())] and read_spec(question).style == PROSE
+
+
+CLOSED_WORDINGS = [
+    "Run the chi-square test. Put the result in the form @chi_sq[value] @dof[value], with chi_sq to 2 decimals; "
+    "dof as an integer.",
+    "Run the chi-square test.\nFormat: @chi_sq[value] @dof[value], with chi_sq to 2 decimals; dof as an integer.\n"
+    "Write each part as `@name[value]`.",
+    "Run the chi-square test. Answer each part in the form `@name[value]`: @chi_sq[chi_sq_value] @dof[dof_value] "
+    'where "chi_sq_value" is a number rounded to 2 decimal places and "dof_value" is an integer.',
+    "Run the chi-square test. End your answer with @chi_sq[value] (rounded to two decimal places) and @dof[value] "
+    "(a whole number).",
+    "Run the chi-square test; report @chi_sq[value] to 2 dp and @dof[value] as a whole number.",
+    "Run the chi-square test. Use `@part_name[value]` for each value asked: @chi_sq[…] to 2 decimals and "
+    "@dof[…] as an integer; True or False for a yes/no part.",
+]
+
+
+def test_the_parts_are_the_same_however_the_format_is_worded():
+    for wording in CLOSED_WORDINGS:
+        spec = read_spec(wording)
+        assert spec.style == PARTS, wording
+        assert _shape(spec) == [("chi_sq", "number", 2, ()), ("dof", "count", 0, ())], wording
+
+
+@pytest.mark.parametrize("question, parts", [
+    ('Test normality. @normality_test[normality_test] @p_value[p_value] where "normality_test" is "normal" or '
+     '"not normal" and "p_value" is rounded to 4 decimals. Answer every part as `@name[value]`.',
+     [("normality_test", "label", None, ("normal", "not normal")), ("p_value", "number", 4, ())]),
+    ("Which of SystolicBP, HeartRateBpm and BmiValue moves most? Close with a final line `Answer: <the column name>`.",
+     [("answer", "label", None, ("SystolicBP", "HeartRateBpm", "BmiValue"))]),
+    ("Is it significant? Close with a final line reading `Answer: yes` or `Answer: no`.",
+     [("answer", "yesno", None, ())]),
+    ("Slope? Close with a final line `Answer: <the number>`, to 4 decimals.", [("answer", "number", 4, ())]),
+    ("Top sites? Close with a final line `Answer: <three site codes>`, separated by commas.",
+     [("answer", "list", None, ())]),
+    ("How many? Close with a final line `Answer: <the count>`, a whole number.", [("answer", "count", 0, ())]),
+])
+def test_explicit_syntax_is_read_as_written(question, parts):
+    assert _shape(read_spec(question)) == parts
+
+
+def test_a_metasyntactic_part_alone_is_a_part():
+    assert read_spec("Which player? Answer as @name[value].").names == ("name",)
+
+
+def test_a_yes_no_vocabulary_is_read_from_a_menu_without_fixing_the_kind():
+    spec = read_spec("Is it above 5? End your reply with one line `Answer: <value>`: True or False for a yes/no "
+                     "question, several values comma-separated inside [ ].")
+    assert spec.parts[0].kind == "any" and spec.parts[0].truth == "true"
+    assert write_answer(spec, take_values(spec, {"answer": True})).text == "Answer: True"
+    assert write_answer(spec, take_values(spec, {"answer": 15})).text == "Answer: 15"
+
+
+# -- no computed value is dropped -------------------------------------------------------------
+VALUES = [15, 15.0, 0.034567, "LeBron James", True, ["a", "b"], {"x": 1, "y": 2.5}, "2023-04-01"]
+
+
+@pytest.mark.parametrize("wording", LINE_WORDINGS + ["{q}"])
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_no_computed_value_is_dropped_whatever_the_wording(wording, value):
+    for question in LINE_QUESTIONS:
+        spec = read_spec(wording.format(q=question))
+        out = write_answer(spec, take_values(spec, {"answer": value}))
+        assert NOT_COMPUTED not in out.text and out.complete
+        written = write_part(value, spec.parts[0]).text
+        assert written and written in out.text
+
+
+@pytest.mark.parametrize("wording", CLOSED_WORDINGS)
+@pytest.mark.parametrize("chi_sq, dof", [(12.3456, 3), ("not a number", 2.5), (True, "three")])
+def test_no_computed_part_is_dropped_even_of_the_wrong_kind(wording, chi_sq, dof):
+    spec = read_spec(wording)
+    out = write_answer(spec, take_values(spec, {"answer": {"chi_sq": chi_sq, "dof": dof}}))
+    assert NOT_COMPUTED not in out.text
+    assert "@chi_sq[" in out.text and "@dof[" in out.text
+
+
+def test_a_value_of_the_wrong_kind_is_shown_with_one_line_of_why():
+    spec = read_spec("Chi-square? Put the result in the form @chi_sq[value] @dof[value], with chi_sq to 2 decimals; "
+                     "dof as an integer.")
+    out = write_answer(spec, take_values(spec, {"answer": {"chi_sq": 7.81472, "dof": 2.5}}))
+    assert out.text == "Note: @dof[…]: 2.5 is not a whole number.\n@chi_sq[7.81]\n@dof[2.5]"
+
+
+def test_values_are_taken_by_name_spelled_differently_or_in_order():
+    spec = read_spec("Fit it. Put the result in the form @slope[value] @r2[value], both to 3 decimals.")
+    assert take_values(spec, {"answer": {"Slope": 1.23456, "R2": 0.5}}).values == {"slope": 1.23456, "r2": 0.5}
+    assert take_values(spec, {"answer": {"b": 1.0, "r_squared": 0.5}}).values == {"slope": 1.0, "r2": 0.5}
+    assert take_values(spec, {"answer": [1.0, 0.5]}).values == {"slope": 1.0, "r2": 0.5}
+    assert take_values(spec, {"slope": 1.0, "r2": 0.5}).values == {"slope": 1.0, "r2": 0.5}   # top-level names
+    printed = take_values(spec, {}, "@slope[1.0]\n@r2[0.5]")       # an older program: its printed parts
+    assert printed.values == {"slope": "1.0", "r2": "0.5"} and printed.source == "printed"
+    # bound by name: what it printed is shown, not read
+    assert take_values(spec, {"answer": {"slope": 2.0}}, "@r2[0.5]").missing == {
+        "r2": "the program set no value for r2"}
+
+
+def test_rounding_asked_in_a_format_line_is_applied():
+    spec = read_spec("Format: @mean_x[mean_x] where \"mean_x\" is a number rounded to 2 decimals.")
+    assert write_answer(spec, take_values(spec, {"answer": 6.30669})).text == "@mean_x[6.31]"
+
+
+def test_a_number_for_a_name_is_retried_with_the_column_that_names_it():
+    spec = with_columns(read_spec("Which player scored the most total points across all seasons?"),
+                        {"PLAYER_ID": "int64", "PLAYER_NAME": "object", "PTS": "int64"})
+    part = spec.parts[0]
+    assert (part.kind, part.column) == ("label", "PLAYER_NAME")
+    taken = take_values(spec, {"answer": 2818})
+    told = retry_message(spec, taken)
+    assert told is not None and "which player" in told and "'PLAYER_NAME'" in told and "2818" in told
+    out = write_answer(spec, taken)
+    assert "2818" in out.text and "is a number where a name" in out.text     # shown, never dropped
+    assert retry_message(spec, take_values(spec, {"answer": "LeBron James"})) is None
+
+
+def test_a_year_column_keeps_a_which_question_open():
+    spec = with_columns(read_spec("Which season had the most points?"), {"SEASON": "int64", "PTS": "int64"})
+    assert spec.parts[0].kind == "any"
+
+
+def test_the_questions_own_sentences_do_not_describe_a_part():
+    spec = read_spec("Some rows are exact duplicates of another row. How many rows remain after dropping them? "
+                     "End your answer with @rows[value] (a whole number).")
+    assert _shape(spec) == [("rows", "count", 0, ())]
+
+
+def test_a_precision_said_of_other_parts_never_rounds_a_code():
+    spec = read_spec("Which row has the highest points per game? Put the result in the form @player[value] "
+                     "@ppg[value], with player as the PlayerCode; ppg to 2 decimals.")
+    assert _shape(spec) == [("player", "any", None, ()), ("ppg", "number", 2, ())]
+    out = write_answer(spec, take_values(spec, {"answer": {"player": 2544, "ppg": 27.1234}}))
+    assert out.text == "@player[2544]\n@ppg[27.12]"
+
+
+def test_open_kinds_asked_of_the_model_are_held_to_the_schema():
+    from shell_agent_lab.answers.spec_model import ask_kinds, kinds_schema, with_model_kinds
+
+    spec = read_spec("Which player scored most? Close with a final line `Answer: <value>`.")
+    assert kinds_schema(spec)["properties"]["answer"]["enum"][-1] == "any"
+    asked = ask_kinds(spec, "q", lambda prompt, schema: '{"answer": "label"}')
+    assert asked.parts[0].kind == "label" and asked.source == "model"
+    for reply in ('{"answer": "person"}', '{"other": "label"}', "label", '["label"]'):
+        assert with_model_kinds(spec, reply) == spec                   # not held to the schema: unchanged
+
+    def broken(prompt, schema):
+        raise RuntimeError("no model")
+
+    assert ask_kinds(spec, "q", broken) == spec
+    closed = read_spec("Chi? Put the result in the form @chi_sq[value], with chi_sq to 2 decimals.")
+    assert ask_kinds(closed, "q", broken) == closed                    # nothing open: never asked
+
+
+def test_a_sentence_that_only_describes_a_format_is_not_asked_of_the_program():
+    from shell_agent_lab.answers.program_prompt import FrameView, program_prompt
+
+    menu = read_spec("Which day of the week sees the most checkouts? End your reply with one line `Answer: <value>`: "
+                     "True or False for a yes/no question, several values comma-separated inside [ ].")
+    assert menu.asked == "Which day of the week sees the most checkouts?"
+    text = program_prompt([FrameView("df", 1, [("d", "str")])], "ignored", menu)
+    assert "Question: Which day of the week sees the most checkouts?\n" in text and "True or False" not in text
+    said = read_spec("How many? Close with a final line `Answer: <the count>`, a whole number.")
+    assert said.asked == ""                                   # it says what the answer is: kept
+    template = read_spec("Run the test.\nFormat: @chi_sq[value], to 2 decimals.\nWrite each part as `@name[value]`.")
+    assert template.asked == "Run the test.\nFormat: @chi_sq[value], to 2 decimals."
+
+
+@pytest.mark.parametrize("placeholder, kind", [("<the weekday, e.g. Tuesday>", "label"),
+                                               ("<the day, e.g. 2023-01-31>", "date"),
+                                               ("<the year, e.g. 2021>", "any"), ("<the weekday>", "any")])
+def test_an_example_value_says_the_kind_by_its_own_type(placeholder, kind):
+    spec = read_spec(f"Which day sees the most checkouts? Close with a final line `Answer: {placeholder}`.")
+    assert spec.parts[0].kind == kind
