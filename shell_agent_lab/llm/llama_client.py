@@ -40,7 +40,7 @@ from .llama_state import (ModelSpec, ServerPaths, ServerState, drop_lease, exclu
                           read_state, remove_state, take_lease)
 
 __all__ = ["LlamaServer", "Spawn", "spawn_detached", "shared_server", "stop_all_servers",
-           "shutdown_servers"]
+           "shutdown_servers", "server_pids"]
 
 #: starts the daemon's command line with its stderr appended to the log; returns the server's pid
 Spawn = Callable[[list[str], Path, Mapping[str, str]], int]
@@ -293,6 +293,13 @@ def shared_server(model_path: Path, *, n_ctx: int, n_threads: int | None = None,
                                                  n_parallel=n_parallel, models_dir=models_dir,
                                                  engine=engine, policy=policy)
         return server
+
+
+def server_pids() -> set[int]:
+    """The pids of the shared servers this process's handles use (found or started)."""
+    with _servers_lock:
+        servers = list(_servers.values())
+    return {pid for pid in (server.pid for server in servers) if pid is not None}
 
 
 def stop_all_servers() -> None:
