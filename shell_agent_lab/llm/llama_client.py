@@ -34,6 +34,7 @@ from typing import Callable, Mapping
 from .._version import __version__
 from ..paths import data_dir, ensure_private_dir
 from .errors import ConfigurationError, UnreachableError
+from .llama_engine import default_threads
 from .llama_http import Http, HttpFailure, UrllibHttp
 from .llama_policy import IdlePolicy
 from .llama_state import (ModelSpec, ServerPaths, ServerState, drop_lease, exclusive, pid_alive,
@@ -91,7 +92,7 @@ class LlamaServer:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.model_path = Path(model_path)
         self.n_ctx = n_ctx
-        self.n_threads = n_threads or max(1, min(4, os.cpu_count() or 1))
+        self.n_threads = n_threads or default_threads()
         self.n_parallel = n_parallel
         self.models_dir = Path(models_dir) if models_dir else None
         self.engine = engine

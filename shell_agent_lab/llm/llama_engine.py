@@ -3,18 +3,55 @@
 ``cache_prompt`` (on by default) keeps each slot's prompt in its KV cache, so any client whose
 request starts with the same tokens reuses them; ``slot_save_path`` lets the daemon save slot 0
 to a file and restore it after a restart (``POST /slots/0?action=save|restore``).
+
+Threads on a busy machine: llama.cpp (the OpenMP build ``xllamacpp`` ships) splits every step
+of a token over ``n_threads`` threads that meet at a barrier after each step, hundreds of times
+per token. By default a thread that arrives first spins there for GOMP's 300,000 iterations
+(milliseconds) before it sleeps. On a quiet machine the others arrive within microseconds; when
+another process has taken a core, the thread sharing that core is descheduled and the one that
+arrived spins for its whole wait, holding the other core instead of letting the late thread run
+there. :func:`prepare_threads` caps the spin (:data:`BARRIER_SPIN`) before the library loads:
+long enough for a quiet machine's barrier, short enough that a waiting thread soon gives its
+core to the late one. The threads thereby follow the free cores at run time, with no restart.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, MutableMapping, Protocol
 
-__all__ = ["EngineConfig", "Engine", "EngineError", "start_llama", "llama_params", "CACHE_RAM_MIB"]
+__all__ = ["EngineConfig", "Engine", "EngineError", "start_llama", "llama_params", "CACHE_RAM_MIB",
+           "BARRIER_SPIN", "MAX_THREADS", "prepare_threads", "default_threads"]
 
 #: MiB of host memory llama.cpp may keep for prompts other than the slot's own
 CACHE_RAM_MIB = 256
+#: iterations a llama.cpp thread spins at a barrier before it sleeps (GOMP's default: 300,000)
+BARRIER_SPIN = 10_000
+#: threads beyond this gain little for a 1.5B model and take cores from the notebook's own work
+MAX_THREADS = 4
+_SPIN_SETTINGS = ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")
+
+
+def default_threads() -> int:
+    """llama.cpp threads for this machine: the cores this process may run on, at most
+    :data:`MAX_THREADS`."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(MAX_THREADS, cores))
+
+
+def prepare_threads(environ: MutableMapping[str, str] | None = None) -> bool:
+    """Cap the barrier spin (:data:`BARRIER_SPIN`) unless the environment already sets GOMP's
+    spin or wait policy; True when it did. Takes effect only when the OpenMP runtime has not
+    been loaded yet in this process (the daemon calls it before it loads the model)."""
+    environ = os.environ if environ is None else environ
+    if any(environ.get(name) for name in _SPIN_SETTINGS):
+        return False
+    environ["GOMP_SPINCOUNT"] = str(BARRIER_SPIN)
+    return True
 
 
 class EngineError(Exception):
@@ -49,6 +86,7 @@ class _LlamaEngine:
 
 def start_llama(config: EngineConfig) -> Engine:
     """Load the model and listen; raises :class:`EngineError` with the reason."""
+    prepare_threads()
     try:
         import xllamacpp
     except ImportError as exc:
