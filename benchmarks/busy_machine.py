@@ -6,7 +6,12 @@ Requests (greedy, ``ignore_eos`` so every run generates the same number of token
   shared server's HTTP endpoint (the daemon every kernel uses);
 - ``shared hi``: "Say hi", 10 tokens out, same endpoint;
 - ``bare 120``: the 120-token request to a bare ``xllamacpp.Server`` in this process, with the
-  same model and threads and llama.cpp's own defaults otherwise (the reference).
+  same model and threads and llama.cpp's own defaults otherwise (the reference);
+- ``spin 120`` (``--spin-default``): the 120-token request to a second shared server started
+  with GOMP's default barrier spin (``GOMP_SPINCOUNT=300000``, the product before
+  :data:`~shell_agent_lab.llm.llama_engine.BARRIER_SPIN`): the same code but for the spin, asked
+  in turn with the others, so the comparison holds whatever else the machine does. A request
+  of it that takes longer than ``--cap`` seconds is given up (shown as at least that).
 
 Conditions: quiet; 1 and 2 processes spinning on a core (``python -c "while True: pass"``, each
 in its own session, like another program); a DuckDB query over a ~1 GB Parquet file running in
@@ -55,12 +60,15 @@ def body(tokens: int, *, hi: bool = False, tag: str = "") -> dict:
     return {"messages": messages, "max_tokens": tokens, "temperature": 0, "ignore_eos": True}
 
 
-def post(url: str, payload: dict) -> dict:
+def post(url: str, payload: dict, timeout: float = 1800.0) -> dict:
     request = urllib.request.Request(f"{url}/v1/chat/completions", data=json.dumps(payload).encode(),
                                      headers={"Content-Type": "application/json"})
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    with opener.open(request, timeout=1800) as answer:
-        return json.loads(answer.read())
+    try:
+        with opener.open(request, timeout=timeout) as answer:
+            return json.loads(answer.read())
+    except TimeoutError:
+        return {}  # given up: the time shown is the cap
 
 
 def timed(fn: Callable[[], object]) -> float:
@@ -82,8 +90,8 @@ def parquet_file(path: Path, rows: int) -> Path:
 
     tmp = path.with_suffix(".partial")
     duckdb.connect().execute(
-        f"COPY (SELECT i AS k, random() AS x, random() * 1000 AS y, (random() * 1e9)::BIGINT AS z, "
-        f"md5(i::VARCHAR) AS s FROM range({rows}) t(i)) TO '{tmp}' (FORMAT parquet)")
+        f"COPY (SELECT i AS k, random() AS x, random() * 1000 AS y, (random() * 1e9)::BIGINT AS z "
+        f"FROM range({rows}) t(i)) TO '{tmp}' (FORMAT parquet)")
     os.replace(tmp, path)
     return path
 
@@ -110,8 +118,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="llama.cpp threads (default: the product's)")
     parser.add_argument("--tokens", type=int, default=120)
     parser.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "busy_machine_1gb.parquet")
-    parser.add_argument("--rows", type=int, default=36_000_000, help="rows of the generated Parquet file")
+    parser.add_argument("--rows", type=int, default=38_000_000, help="rows of the generated Parquet file")
     parser.add_argument("--skip", default="", help="conditions to leave out, e.g. busy2,duckdb")
+    parser.add_argument("--spin-default", action="store_true",
+                        help="also ask a shared server with GOMP's default barrier spin (quiet and 1 busy process)")
+    parser.add_argument("--cap", type=float, default=120.0, help="seconds a --spin-default request may take")
     args = parser.parse_args()
     threads = args.threads or default_threads()
     skip = set(filter(None, args.skip.split(",")))
@@ -128,6 +139,14 @@ def main() -> None:
     model = assemble_model(root / "models")
     server = LlamaServer(model, n_ctx=8192, n_threads=threads, models_dir=root / "models")
     url = server.start()
+    spin_server = spin_url = None
+    if args.spin_default:
+        os.environ["GOMP_SPINCOUNT"] = "300000"          # the daemon's environment only
+        try:
+            spin_server = LlamaServer(model, n_ctx=8192, n_threads=threads, models_dir=root / "spin")
+            spin_url = spin_server.start()
+        finally:
+            del os.environ["GOMP_SPINCOUNT"]
     import xllamacpp  # llama.cpp's own defaults in this process: nothing set before it loads
 
     bare = xllamacpp.Server(llama_params(EngineConfig(model, 8192, 1, threads, root / "kv"), xllamacpp))
@@ -137,6 +156,8 @@ def main() -> None:
         "shared hi": lambda: post(url, body(10, hi=True)),
         f"bare {n}": lambda: bare.handle_chat_completions(body(n)),
     }
+    if spin_url is not None:
+        requests[f"spin {n}"] = lambda: post(spin_url, body(n), timeout=args.cap)
     usage = post(url, body(n))["usage"]
     print(f"prompt {usage['prompt_tokens']} tokens, {usage['completion_tokens']} out", flush=True)
     for fn in requests.values():
@@ -145,9 +166,13 @@ def main() -> None:
     rows: list[tuple[str, dict[str, float]]] = []
 
     def measure(label: str, start: Callable[[], list[subprocess.Popen]]) -> None:
+        """One round of the requests beside ``start()``'s processes; the spin server only in
+        the first three rounds (quiet, 1 busy process, quiet): its busy requests take minutes."""
         procs = start()
+        time.sleep(0.5 if procs else 0.0)
         try:
-            times = {name: timed(fn) for name, fn in requests.items()}
+            times = {name: timed(fn) for name, fn in requests.items()
+                     if not name.startswith("spin") or len(rows) < 3}
         finally:
             stop(procs)
         rows.append((label, times))
@@ -187,13 +212,16 @@ def main() -> None:
     print("| quiet (median, s) | " + " | ".join(f"{quiet[k]:.2f}" for k in names) + " |")
     for label, times in rows:
         if label != "quiet":
-            print(f"| {label} | " + " | ".join(f"{times[k] / quiet[k]:.2f}x ({times[k]:.1f} s)"
-                                            for k in names) + " |")
+            print(f"| {label} | " + " | ".join(f"{times[k] / quiet[k]:.2f}x ({times[k]:.1f} s)" if k in times
+                                            else "–" for k in names) + " |")
     if three is not None:
         ratio = three / (3 * quiet[f"shared {n}"])
-        print(f"| three requesters at once (wall vs 3 quiet) | {ratio:.2f}x ({three:.1f} s) | | |")
+        print(f"| three requesters at once (wall vs 3 quiet) | {ratio:.2f}x ({three:.1f} s) |"
+              + " |" * (len(names) - 1))
     del bare
     server.shutdown()
+    if spin_server is not None:
+        spin_server.shutdown(timeout=5.0)
 
 
 if __name__ == "__main__":
