@@ -359,10 +359,11 @@ class _Turn:
 
         def beat() -> None:
             while not done.wait(_HEARTBEAT_SECONDS):
-                self._load.sample()
                 env.publish("model_wait", {"turn_id": env.turn_id, "elapsed": int(self._deadline.elapsed),
                                            "budget": self._deadline.budget or None,
                                            "tokens": progress.tokens})
+                if not done.is_set():
+                    self._load.sample()
 
         worker = threading.Thread(target=beat, name="model-wait", daemon=True)
         worker.start()

@@ -4,6 +4,7 @@ agent, store and context builder with a scripted model and an injected clock."""
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
@@ -290,13 +291,18 @@ def test_a_budget_spent_on_a_busy_machine_says_so_and_with_what(make_agent, sett
     settings.question_budget = 30
     clock = Clock()
     procs = {os.getpid(): ("python", 0.0), 4242: ("duckdb", 0.0)}
-    monkeypatch.setattr(_loop, "LoadWatch", lambda: LoadWatch(snapshot=lambda: dict(procs),
-                                                              ours=lambda: {os.getpid()},
+    sampled = threading.Event()
+
+    def snapshot():
+        sampled.set()
+        return dict(procs)
+
+    monkeypatch.setattr(_loop, "LoadWatch", lambda: LoadWatch(snapshot=snapshot, ours=lambda: {os.getpid()},
                                                               clock=clock, cores=2))
     monkeypatch.setattr(_loop, "_HEARTBEAT_SECONDS", 0.01)
 
     def slow(messages, tools):
-        time.sleep(0.1)                 # a heartbeat samples the machine meanwhile
+        assert sampled.wait(10)         # a heartbeat samples the machine meanwhile
         clock.now += 31
         procs[4242] = ("duckdb", 31.0)  # another process took one core the whole time
         return "This reply is long enough to be streamed in several pieces, so it is cut."
@@ -318,7 +324,10 @@ def test_a_streamed_reply_reports_its_tokens_while_it_runs(make_agent, monkeypat
     def slow_stream(messages, tools=(), *, on_text, options=None):
         def each(piece):
             on_text(piece)
-            time.sleep(0.03)            # a heartbeat between two pieces
+            seen = len(rec.of("model_wait"))
+            deadline = time.monotonic() + 10
+            while len(rec.of("model_wait")) == seen and time.monotonic() < deadline:
+                time.sleep(0.005)       # a heartbeat between two pieces
         return real_stream(messages, tools, on_text=each, options=options)
 
     monkeypatch.setattr(backend, "stream", slow_stream)
@@ -326,4 +335,4 @@ def test_a_streamed_reply_reports_its_tokens_while_it_runs(make_agent, monkeypat
     agent.run("count to twelve")
     tokens = [b.data["tokens"] for b in rec.of("model_wait")]
     assert tokens and all(isinstance(t, int) for t in tokens)
-    assert tokens == sorted(tokens) and tokens[-1] > 0
+    assert tokens == sorted(tokens) and tokens[0] >= 1 and tokens[-1] > tokens[0]
