@@ -16,6 +16,7 @@ core to the late one. The threads thereby follow the free cores at run time, wit
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,13 +34,25 @@ MAX_THREADS = 4
 _SPIN_SETTINGS = ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")
 
 
-def default_threads() -> int:
-    """llama.cpp threads for this machine: the cores this process may run on, at most
-    :data:`MAX_THREADS`."""
+def _quota_cores(cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")) -> int | None:
+    """Whole cores of the cgroup's CPU quota (``"200000 100000"`` is 2), None without one."""
+    try:
+        quota, period = cpu_max.read_text().split()[:2]
+        return max(1, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):
+        return None  # no cgroup v2 file, or "max": no quota
+
+
+def default_threads(cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")) -> int:
+    """llama.cpp threads for this machine: the cores this process may run on (its affinity and
+    its container's CPU quota), at most :data:`MAX_THREADS`."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
+    quota = _quota_cores(cpu_max)
+    if quota is not None:
+        cores = min(cores, quota)
     return max(1, min(MAX_THREADS, cores))
 
 

@@ -209,14 +209,21 @@ def test_llama_threads_wait_briefly_at_barriers_unless_the_environment_says_othe
         assert not prepare_threads(env) and env == given    # a setting of the user's is kept
 
 
-def test_llama_threads_follow_the_cores_this_process_may_use(monkeypatch):
+def test_llama_threads_follow_the_cores_this_process_may_use(monkeypatch, tmp_path):
     import os
 
     from shell_agent_lab.llm import llama_engine
     from shell_agent_lab.llm.llama_client import LlamaServer
 
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    quota = llama_engine._quota_cores
+    monkeypatch.setattr(llama_engine, "_quota_cores", lambda *a: None)
     assert llama_engine.default_threads() == 2
     assert LlamaServer("m.gguf").n_threads == 2
+    monkeypatch.setattr(llama_engine, "_quota_cores", quota)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
-    assert llama_engine.default_threads() == llama_engine.MAX_THREADS
+    assert llama_engine.default_threads(tmp_path / "none") == llama_engine.MAX_THREADS
+    (tmp_path / "cpu.max").write_text("150000 100000\n")           # a container given 1.5 CPUs
+    assert llama_engine.default_threads(tmp_path / "cpu.max") == 2
+    (tmp_path / "cpu.max").write_text("max 100000\n")
+    assert llama_engine.default_threads(tmp_path / "cpu.max") == llama_engine.MAX_THREADS
