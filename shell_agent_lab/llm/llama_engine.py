@@ -27,8 +27,10 @@ __all__ = ["EngineConfig", "Engine", "EngineError", "start_llama", "llama_params
 
 #: MiB of host memory llama.cpp may keep for prompts other than the slot's own
 CACHE_RAM_MIB = 256
-#: iterations a llama.cpp thread spins at a barrier before it sleeps (GOMP's default: 300,000)
-BARRIER_SPIN = 10_000
+#: iterations a llama.cpp thread spins at a barrier before it sleeps: GOMP's default is 300,000,
+#: and 1,000 is what GOMP itself uses when it knows the threads outnumber the cores (measured in
+#: docs/performance.md: as fast as 300,000 on a quiet machine, 30-80x faster beside a busy process)
+BARRIER_SPIN = 1_000
 #: threads beyond this gain little for a 1.5B model and take cores from the notebook's own work
 MAX_THREADS = 4
 _SPIN_SETTINGS = ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")
