@@ -6,7 +6,8 @@ Requests (greedy, ``ignore_eos`` so every run generates the same number of token
   shared server's HTTP endpoint (the daemon every kernel uses);
 - ``shared hi``: "Say hi", 10 tokens out, same endpoint;
 - ``bare 120``: the 120-token request to a bare ``xllamacpp.Server`` in this process, with the
-  same model and threads and llama.cpp's own defaults otherwise (the reference);
+  same model, threads and barrier spin as the shared server (what llama.cpp itself does, with no
+  daemon, HTTP or Python of ours around it);
 - ``spin 120`` (``--spin-default``): the 120-token request to a second shared server started
   with GOMP's default barrier spin (``GOMP_SPINCOUNT=300000``, the product before
   :data:`~shell_agent_lab.llm.llama_engine.BARRIER_SPIN`): the same code but for the spin, asked
@@ -41,7 +42,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from shell_agent_lab.llm.llama_client import LlamaServer  # noqa: E402
-from shell_agent_lab.llm.llama_engine import EngineConfig, default_threads, llama_params  # noqa: E402
+from shell_agent_lab.llm.llama_engine import EngineConfig, default_threads, llama_params, prepare_threads  # noqa: E402
 from shell_agent_lab.llm.local import assemble_model  # noqa: E402
 
 SYSTEM = ("You are a data analysis assistant working inside a Jupyter notebook. Answer from the data, "
@@ -122,7 +123,7 @@ def main() -> None:
     parser.add_argument("--skip", default="", help="conditions to leave out, e.g. busy2,duckdb")
     parser.add_argument("--spin-default", action="store_true",
                         help="also ask a shared server with GOMP's default barrier spin (quiet and 1 busy process)")
-    parser.add_argument("--cap", type=float, default=120.0, help="seconds a --spin-default request may take")
+    parser.add_argument("--cap", type=float, default=60.0, help="seconds a --spin-default request may take")
     args = parser.parse_args()
     threads = args.threads or default_threads()
     skip = set(filter(None, args.skip.split(",")))
@@ -147,7 +148,8 @@ def main() -> None:
             spin_url = spin_server.start()
         finally:
             del os.environ["GOMP_SPINCOUNT"]
-    import xllamacpp  # llama.cpp's own defaults in this process: nothing set before it loads
+    prepare_threads()  # the bare server waits at barriers as the shared one does
+    import xllamacpp
 
     bare = xllamacpp.Server(llama_params(EngineConfig(model, 8192, 1, threads, root / "kv"), xllamacpp))
     n = args.tokens
