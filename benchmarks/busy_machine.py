@@ -99,7 +99,7 @@ def parquet_file(path: Path, rows: int) -> Path:
 
 def duckdb_query(path: Path) -> subprocess.Popen:
     """DuckDB running the query over and over in another process (every core, as it does)."""
-    code = ("import duckdb\ncon = duckdb.connect()\nwhile True:\n"
+    code = ("import duckdb\ncon = duckdb.connect()\ncon.execute('SET enable_progress_bar = false')\nwhile True:\n"
             f"    con.execute({DUCKDB_QUERY.format(path=path)!r}).fetchall()\n")
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
     time.sleep(2.0)  # past its start: reading and aggregating
