@@ -208,7 +208,8 @@ def main() -> None:
         three = concurrent()
         print(f"three requesters at once: {three:.2f} s", flush=True)
 
-    quiet = {name: statistics.median(t[name] for label, t in rows if label == "quiet") for name in requests}
+    quiet = {name: statistics.median(t[name] for label, t in rows if label == "quiet" and name in t)
+             for name in requests}
     names = list(requests)
     print(f"\n| condition | {' | '.join(names)} |\n|---|" + "---:|" * len(names))
     print("| quiet (median, s) | " + " | ".join(f"{quiet[k]:.2f}" for k in names) + " |")
