@@ -659,12 +659,14 @@ ModelWaitEvent = TypedDict('ModelWaitEvent', {
     'turn_id': 'str',
     'elapsed': 'int',
     'budget': 'float | None',
+    'tokens': 'NotRequired[int | None]',
 })
 
 QuestionBudgetSpentEvent = TypedDict('QuestionBudgetSpentEvent', {
     'turn_id': 'str',
     'budget': 'float',
     'results': 'int',
+    'busy': 'NotRequired[str | None]',
 })
 
 ApprovalRequestEvent = TypedDict('ApprovalRequestEvent', {

@@ -514,12 +514,14 @@ export interface Events {
     turn_id: string;
     elapsed: number;
     budget: number | null;
+    tokens?: number | null;
     [key: string]: unknown;
   };
   question_budget_spent: {
     turn_id: string;
     budget: number;
     results: number;
+    busy?: string | null;
     [key: string]: unknown;
   };
   approval_request: {

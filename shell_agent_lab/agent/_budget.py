@@ -80,17 +80,23 @@ class DeadlineEvent(threading.Event):
         return True
 
 
-def late_answer(budget: float, results: Sequence[tuple[str, str]], *, started: bool) -> str:
+def late_answer(budget: float, results: Sequence[tuple[str, str]], *, started: bool,
+                busy: str = "") -> str:
     """The reply of a question whose time ran out: the tools' results so far, or what could not
-    be done. ``results``: (tool name, result text) of the calls that succeeded, in order."""
+    be done. ``results``: (tool name, result text) of the calls that succeeded, in order;
+    ``busy``: what kept the machine busy meanwhile (``Busy.describe()``), when it was."""
     setting = f"the {budget:g} s set by ShellAgent.question_budget"
+    more = f"allow more time, e.g. `%config ShellAgent.question_budget = {max(180, int(budget * 2))}`"
     if not results:
         what = ("the model had not finished its first reply" if not started
                 else "no tool call had returned a result yet")
-        return (f"I could not answer in time ({setting}): {what}. Ask a narrower question, or allow "
-                f"more time, e.g. `%config ShellAgent.question_budget = {max(180, int(budget * 2))}`.")
+        if busy:
+            return (f"I could not answer in time ({setting}): {what}, because {busy}. Ask again "
+                    f"when it is done, or {more}.")
+        return f"I could not answer in time ({setting}): {what}. Ask a narrower question, or {more}."
     shown = list(results)[-_RESULTS_SHOWN:]
-    parts = [f"Time ran out ({setting}) before a full answer was written. What the tools returned:"]
+    why = f"; {busy}" if busy else ""
+    parts = [f"Time ran out ({setting}{why}) before a full answer was written. What the tools returned:"]
     for name, text in shown:
         body = text.strip()
         if len(body) > _RESULT_CHARS:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Protocol
 
 from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
 from ..context.builder import last_question, refers_back
+from ..llm.cpu_load import LoadWatch
 from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
@@ -57,6 +58,13 @@ ANSWER_TOKENS = 600
 OUT_OF_TIME_RESULT = "Not run: the time for this question ran out."
 #: seconds between two ``model_wait`` events while a model request runs
 _HEARTBEAT_SECONDS = 5.0
+
+
+@dataclass
+class _Progress:
+    """What a running model request has produced so far (None: not streamed, unknown)."""
+
+    tokens: int | None = None
 
 
 class TurnStore(Protocol):
@@ -195,6 +203,7 @@ class _Turn:
     _answer_next: bool
     _counts: dict[str, int]
     _deadline: Deadline
+    _load: LoadWatch
     _results: list[tuple[str, str]]
     _replies: int
 
@@ -215,11 +224,17 @@ class _Turn:
     def _out_of_time(self) -> None:
         """The budget is spent: answer from the tools' results so far (never a number of its own)."""
         env = self.env
-        text = late_answer(self._deadline.budget, self._results, started=self._replies > 0)
+        self._load.sample()
+        busy = self._load.busy()
+        if busy is not None:
+            log.info("question budget spent on a busy machine: %s", busy)
+        text = late_answer(self._deadline.budget, self._results, started=self._replies > 0,
+                           busy=busy.describe() if busy is not None else "")
         env.store.append_record(self.sid, "assistant", text)
         self.reply.text = text
         env.publish("question_budget_spent", {"turn_id": env.turn_id, "budget": self._deadline.budget,
-                                              "results": len(self._results)})
+                                              "results": len(self._results),
+                                              "busy": busy.describe() if busy is not None else None})
 
     def _tool_context(self, call_id: str = "", name: str = "") -> ToolContext:
         env = self.env
@@ -323,10 +338,13 @@ class _Turn:
         cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
         options = ChatOptions(cancel=cancel, on_retry=on_retry, tool_choice=tool_choice,
                               response_format=response_format, max_output_tokens=max_tokens)
-        with self._heartbeat():
+        with self._heartbeat() as progress:
             if env.backend.capabilities.streaming:
+                progress.tokens = 0
+
                 def on_text(piece: str) -> None:
                     if piece:
+                        progress.tokens = (progress.tokens or 0) + 1   # a server chunk is a token
                         env.publish("stream_token", {"turn_id": env.turn_id, "text": piece})
                 response = env.backend.stream(built.messages, tools, on_text=on_text, options=options)
             else:
@@ -335,20 +353,25 @@ class _Turn:
         return response
 
     @contextlib.contextmanager
-    def _heartbeat(self) -> Iterator[None]:
+    def _heartbeat(self) -> Iterator[_Progress]:
         """While a model request runs: a ``model_wait`` event every few seconds with the seconds
-        the question has taken, so a long prompt or a slow reply shows it is still working."""
-        env, done = self.env, threading.Event()
+        the question has taken and, when the reply is streamed, the tokens received so far, so a
+        long prompt or a slow reply shows it is still working. Each beat also samples the
+        machine's CPU use (:class:`LoadWatch`): a budget spent on a busy machine says so."""
+        env, done, progress = self.env, threading.Event(), _Progress()
 
         def beat() -> None:
             while not done.wait(_HEARTBEAT_SECONDS):
                 env.publish("model_wait", {"turn_id": env.turn_id, "elapsed": int(self._deadline.elapsed),
-                                           "budget": self._deadline.budget or None})
+                                           "budget": self._deadline.budget or None,
+                                           "tokens": progress.tokens})
+                if not done.is_set():
+                    self._load.sample()
 
         worker = threading.Thread(target=beat, name="model-wait", daemon=True)
         worker.start()
         try:
-            yield
+            yield progress
         finally:
             done.set()
 
@@ -528,6 +551,7 @@ class _Turn:
         self._results = []
         self._replies = 0
         self._deadline = Deadline(env.question_budget, seconds_clock(env.clock))
+        self._load = LoadWatch()
         try:
             _context.run_lifecycle(env.store, self.sid, message)
             self._loop()

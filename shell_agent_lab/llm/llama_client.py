@@ -34,13 +34,14 @@ from typing import Callable, Mapping
 from .._version import __version__
 from ..paths import data_dir, ensure_private_dir
 from .errors import ConfigurationError, UnreachableError
+from .llama_engine import default_threads
 from .llama_http import Http, HttpFailure, UrllibHttp
 from .llama_policy import IdlePolicy
 from .llama_state import (ModelSpec, ServerPaths, ServerState, drop_lease, exclusive, pid_alive,
                           read_state, remove_state, take_lease)
 
 __all__ = ["LlamaServer", "Spawn", "spawn_detached", "shared_server", "stop_all_servers",
-           "shutdown_servers"]
+           "shutdown_servers", "server_pids"]
 
 #: starts the daemon's command line with its stderr appended to the log; returns the server's pid
 Spawn = Callable[[list[str], Path, Mapping[str, str]], int]
@@ -91,7 +92,7 @@ class LlamaServer:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.model_path = Path(model_path)
         self.n_ctx = n_ctx
-        self.n_threads = n_threads or max(1, min(4, os.cpu_count() or 1))
+        self.n_threads = n_threads or default_threads()
         self.n_parallel = n_parallel
         self.models_dir = Path(models_dir) if models_dir else None
         self.engine = engine
@@ -293,6 +294,13 @@ def shared_server(model_path: Path, *, n_ctx: int, n_threads: int | None = None,
                                                  n_parallel=n_parallel, models_dir=models_dir,
                                                  engine=engine, policy=policy)
         return server
+
+
+def server_pids() -> set[int]:
+    """The pids of the shared servers this process's handles use (found or started)."""
+    with _servers_lock:
+        servers = list(_servers.values())
+    return {pid for pid in (server.pid for server in servers) if pid is not None}
 
 
 def stop_all_servers() -> None:

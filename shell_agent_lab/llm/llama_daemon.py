@@ -158,7 +158,9 @@ class Daemon:
             return 1
         self.url = engine.url
         try:
-            log.info("listening on %s (loaded in %.1f s)", self.url, self._clock() - started)
+            log.info("listening on %s (loaded in %.1f s; barrier spin %s)", self.url,
+                     self._clock() - started, os.environ.get("GOMP_SPINCOUNT") or
+                     os.environ.get("OMP_WAIT_POLICY") or "default")
             self._restore()
             watch = begin(self._clock(), self._slots())
             self._record("ready", port=int(self.url.rsplit(":", 1)[1]))

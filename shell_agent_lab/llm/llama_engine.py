@@ -3,18 +3,70 @@
 ``cache_prompt`` (on by default) keeps each slot's prompt in its KV cache, so any client whose
 request starts with the same tokens reuses them; ``slot_save_path`` lets the daemon save slot 0
 to a file and restore it after a restart (``POST /slots/0?action=save|restore``).
+
+Threads on a busy machine: llama.cpp (the OpenMP build ``xllamacpp`` ships) splits every step
+of a token over ``n_threads`` threads that meet at a barrier after each step, hundreds of times
+per token. By default a thread that arrives first spins there for GOMP's 300,000 iterations
+(milliseconds) before it sleeps. On a quiet machine the others arrive within microseconds; when
+another process has taken a core, the thread sharing that core is descheduled and the one that
+arrived spins for its whole wait, holding the other core instead of letting the late thread run
+there. :func:`prepare_threads` caps the spin (:data:`BARRIER_SPIN`) before the library loads:
+long enough for a quiet machine's barrier, short enough that a waiting thread soon gives its
+core to the late one. The threads thereby follow the free cores at run time, with no restart.
 """
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, MutableMapping, Protocol
 
-__all__ = ["EngineConfig", "Engine", "EngineError", "start_llama", "llama_params", "CACHE_RAM_MIB"]
+__all__ = ["EngineConfig", "Engine", "EngineError", "start_llama", "llama_params", "CACHE_RAM_MIB",
+           "BARRIER_SPIN", "MAX_THREADS", "prepare_threads", "default_threads"]
 
 #: MiB of host memory llama.cpp may keep for prompts other than the slot's own
 CACHE_RAM_MIB = 256
+#: iterations a llama.cpp thread spins at a barrier before it sleeps: GOMP's default is 300,000,
+#: and 1,000 is what GOMP itself uses when it knows the threads outnumber the cores (measured in
+#: docs/performance.md: as fast as 300,000 on a quiet machine, 30-80x faster beside a busy process)
+BARRIER_SPIN = 1_000
+#: threads beyond this gain little for a 1.5B model and take cores from the notebook's own work
+MAX_THREADS = 4
+_SPIN_SETTINGS = ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")
+
+
+def _quota_cores(cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")) -> int | None:
+    """Whole cores of the cgroup's CPU quota (``"200000 100000"`` is 2), None without one."""
+    try:
+        quota, period = cpu_max.read_text().split()[:2]
+        return max(1, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):
+        return None  # no cgroup v2 file, or "max": no quota
+
+
+def default_threads(cpu_max: Path = Path("/sys/fs/cgroup/cpu.max")) -> int:
+    """llama.cpp threads for this machine: the cores this process may run on (its affinity and
+    its container's CPU quota), at most :data:`MAX_THREADS`."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    quota = _quota_cores(cpu_max)
+    if quota is not None:
+        cores = min(cores, quota)
+    return max(1, min(MAX_THREADS, cores))
+
+
+def prepare_threads(environ: MutableMapping[str, str] | None = None) -> bool:
+    """Cap the barrier spin (:data:`BARRIER_SPIN`) unless the environment already sets GOMP's
+    spin or wait policy; True when it did. Takes effect only when the OpenMP runtime has not
+    been loaded yet in this process (the daemon calls it before it loads the model)."""
+    environ = os.environ if environ is None else environ
+    if any(environ.get(name) for name in _SPIN_SETTINGS):
+        return False
+    environ["GOMP_SPINCOUNT"] = str(BARRIER_SPIN)
+    return True
 
 
 class EngineError(Exception):
@@ -49,6 +101,7 @@ class _LlamaEngine:
 
 def start_llama(config: EngineConfig) -> Engine:
     """Load the model and listen; raises :class:`EngineError` with the reason."""
+    prepare_threads()
     try:
         import xllamacpp
     except ImportError as exc:

@@ -256,7 +256,7 @@ class TurnView:
         elif t == "model_wait" and self.live:
             # one line, updated in place, while the model works; a drawn-once cell (no frontend)
             # gets none: its output stays the same from run to run
-            bundle = {"text/plain": wait_line(data.get("elapsed"))}
+            bundle = {"text/plain": wait_line(data.get("elapsed"), data.get("tokens"))}
             if self._wait_handle is None:
                 self._wait_handle = self._out.show(bundle, handle=True)
             else:
@@ -321,13 +321,17 @@ class TurnView:
         render_reply(reply, out=self._out, sql_widget=sql_widget, text=False)
 
 
-def wait_line(elapsed: Any) -> str:
-    """``⏳ still working (35 s)``: the line a long model request shows in its cell."""
+def wait_line(elapsed: Any, tokens: Any = None) -> str:
+    """``⏳ still working (35 s, 48 tokens so far)``: the line a long model request shows in its
+    cell (the tokens when the reply is streamed)."""
+    parts = []
     try:
-        seconds = int(elapsed)
+        parts.append(f"{int(elapsed)} s")
     except (TypeError, ValueError):
-        return "⏳ still working"
-    return f"⏳ still working ({seconds} s)"
+        pass
+    if isinstance(tokens, int) and not isinstance(tokens, bool):
+        parts.append(f"{tokens} token{'' if tokens == 1 else 's'} so far")
+    return f"⏳ still working ({', '.join(parts)})" if parts else "⏳ still working"
 
 
 def _args_hint(arguments: Any) -> str:

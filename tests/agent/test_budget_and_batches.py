@@ -3,6 +3,8 @@ written as text, the ``model_wait`` heartbeat and the sized output limits — th
 agent, store and context builder with a scripted model and an injected clock."""
 from __future__ import annotations
 
+import os
+import threading
 import time
 
 import pytest
@@ -281,3 +283,56 @@ def test_late_answer_quotes_the_tools_and_adds_no_number():
     nothing = late_answer(90, [], started=True)
     assert "no tool call had returned a result yet" in nothing
     assert "question_budget = 180" in nothing
+
+
+def test_a_budget_spent_on_a_busy_machine_says_so_and_with_what(make_agent, settings, monkeypatch):
+    from shell_agent_lab.llm.cpu_load import LoadWatch
+
+    settings.question_budget = 30
+    clock = Clock()
+    procs = {os.getpid(): ("python", 0.0), 4242: ("duckdb", 0.0)}
+    sampled = threading.Event()
+
+    def snapshot():
+        sampled.set()
+        return dict(procs)
+
+    monkeypatch.setattr(_loop, "LoadWatch", lambda: LoadWatch(snapshot=snapshot, ours=lambda: {os.getpid()},
+                                                              clock=clock, cores=2))
+    monkeypatch.setattr(_loop, "_HEARTBEAT_SECONDS", 0.01)
+
+    def slow(messages, tools):
+        assert sampled.wait(10)         # a heartbeat samples the machine meanwhile
+        clock.now += 31
+        procs[4242] = ("duckdb", 31.0)  # another process took one core the whole time
+        return "This reply is long enough to be streamed in several pieces, so it is cut."
+
+    agent, rec = make_agent(ScriptedBackend([slow]), clock=clock)
+    r = agent.run("what is the average order?")
+    assert r.text.startswith("I could not answer in time (the 30 s set by ShellAgent.question_budget): the "
+                             "model had not finished its first reply, because the machine was busy: other "
+                             "processes used 1.0 of its 2 cores, most of it duckdb (pid 4242).")
+    assert "narrower" not in r.text and "\n" not in r.text
+    assert rec.of("question_budget_spent")[0].data["busy"].startswith("the machine was busy")
+
+
+def test_a_streamed_reply_reports_its_tokens_while_it_runs(make_agent, monkeypatch):
+    monkeypatch.setattr(_loop, "_HEARTBEAT_SECONDS", 0.01)
+    backend = ScriptedBackend(["One two three four five six seven eight nine ten eleven twelve."])
+    real_stream = backend.stream
+
+    def slow_stream(messages, tools=(), *, on_text, options=None):
+        def each(piece):
+            on_text(piece)
+            seen = len(rec.of("model_wait"))
+            deadline = time.monotonic() + 10
+            while len(rec.of("model_wait")) == seen and time.monotonic() < deadline:
+                time.sleep(0.005)       # a heartbeat between two pieces
+        return real_stream(messages, tools, on_text=each, options=options)
+
+    monkeypatch.setattr(backend, "stream", slow_stream)
+    agent, rec = make_agent(backend)
+    agent.run("count to twelve")
+    tokens = [b.data["tokens"] for b in rec.of("model_wait")]
+    assert tokens and all(isinstance(t, int) for t in tokens)
+    assert tokens == sorted(tokens) and tokens[0] >= 1 and tokens[-1] > tokens[0]

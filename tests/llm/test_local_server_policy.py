@@ -196,3 +196,34 @@ def test_the_server_keeps_a_bounded_prompt_cache_and_listens_on_loopback(tmp_pat
                                        slot_dir=tmp_path / "kv"), xllamacpp)
     assert params.cache_ram_mib == CACHE_RAM_MIB <= 512
     assert params.hostnames == ["127.0.0.1"] and params.cache_prompt and params.n_ctx == 4096
+
+
+def test_llama_threads_wait_briefly_at_barriers_unless_the_environment_says_otherwise():
+    from shell_agent_lab.llm.llama_engine import BARRIER_SPIN, prepare_threads
+
+    env: dict[str, str] = {}
+    assert prepare_threads(env) and env == {"GOMP_SPINCOUNT": str(BARRIER_SPIN)}
+    assert 0 < BARRIER_SPIN < 300_000                      # below GOMP's default, above none
+    for given in ({"GOMP_SPINCOUNT": "500"}, {"OMP_WAIT_POLICY": "active"}):
+        env = dict(given)
+        assert not prepare_threads(env) and env == given    # a setting of the user's is kept
+
+
+def test_llama_threads_follow_the_cores_this_process_may_use(monkeypatch, tmp_path):
+    import os
+
+    from shell_agent_lab.llm import llama_engine
+    from shell_agent_lab.llm.llama_client import LlamaServer
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    quota = llama_engine._quota_cores
+    monkeypatch.setattr(llama_engine, "_quota_cores", lambda *a: None)
+    assert llama_engine.default_threads() == 2
+    assert LlamaServer("m.gguf").n_threads == 2
+    monkeypatch.setattr(llama_engine, "_quota_cores", quota)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    assert llama_engine.default_threads(tmp_path / "none") == llama_engine.MAX_THREADS
+    (tmp_path / "cpu.max").write_text("150000 100000\n")           # a container given 1.5 CPUs
+    assert llama_engine.default_threads(tmp_path / "cpu.max") == 2
+    (tmp_path / "cpu.max").write_text("max 100000\n")
+    assert llama_engine.default_threads(tmp_path / "cpu.max") == llama_engine.MAX_THREADS

@@ -144,3 +144,12 @@ def test_a_long_model_request_shows_one_still_working_line_in_place():
     _drive(quiet, [("model_wait", {"turn_id": "t", "elapsed": 5, "budget": None})])
     quiet.finish(Reply(text="ok"))
     assert all("still working" not in str(t) for t in headless.texts())
+
+
+def test_the_still_working_line_counts_the_tokens_of_a_streamed_reply():
+    from shell_agent_lab.notebook.render import wait_line
+
+    assert wait_line(12, 48) == "⏳ still working (12 s, 48 tokens so far)"
+    assert wait_line(12, 1) == "⏳ still working (12 s, 1 token so far)"
+    assert wait_line(12, None) == "⏳ still working (12 s)"
+    assert wait_line(None) == "⏳ still working"

@@ -258,7 +258,8 @@ export class ChatTab implements Tab {
         const d = payload(ev, 'model_wait');
         if (this._state === 'BUSY') {
           this._activity.dataset.state = 'busy';
-          this._activity.textContent = `Still working (${d.elapsed} s)…`;
+          const tokens = typeof d.tokens === 'number' ? `, ${d.tokens} token${d.tokens === 1 ? '' : 's'} so far` : '';
+          this._activity.textContent = `Still working (${d.elapsed} s${tokens})…`;
         }
         break;
       }
