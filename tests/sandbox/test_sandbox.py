@@ -165,9 +165,25 @@ def test_without_a_sandbox_nothing_runs_unasked(no_sandbox):
     with pytest.raises(ProgramDeclined, match="cannot be isolated on this machine"):
         program_runner(gate=declining, registry=_Registry())("print(1)", sales_frames())
     assert [name for name, _ in declining.asked] == ["run_python"]
-    approving = _Gate(True)
-    run = program_runner(gate=approving, registry=_Registry())("print(int(df['units'].sum()))", sales_frames())
-    assert run.ok and not run.isolated and run.stdout == "33\n"
+
+
+
+def test_without_a_sandbox_an_approved_program_runs_in_the_kernel(tmp_path):
+    """Approved, the program runs on the guarded in-kernel runner. In a fresh interpreter: the
+    runner's trace function is the process's, and a long test session leaves others around."""
+    import subprocess
+
+    script = ("from shell_agent_lab.agent._program_runner import program_runner\n"
+              "from tests.answers.legit_programs import sales_frames\n"
+              "class G:\n    def check(self, d, a, cancel=None):\n"
+              "        return type('D', (), {'approved': True, 'notice': ''})()\n"
+              "class R:\n    def get(self, name):\n        return type('T', (), {'name': name})()\n"
+              "run = program_runner(gate=G(), registry=R())(\"print(int(df['units'].sum()))\", sales_frames())\n"
+              "print(run.ok, run.isolated, repr(run.stdout))\n")
+    env = {**os.environ, "SHELL_AGENT_LAB_BWRAP": "/nonexistent/bwrap"}
+    root = str(__import__("pathlib").Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env, cwd=root)
+    assert done.stdout.strip().splitlines()[-1] == "True False '33\\n'", done.stderr[-2000:]
 
 
 def test_a_refused_program_never_asks(no_sandbox):
