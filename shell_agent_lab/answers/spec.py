@@ -317,16 +317,23 @@ def _overall(text: str) -> Precision | None:
     return found[0] if len(digits) == 1 else None
 
 
+def _kind_and_precision(description: str) -> tuple[str, Precision | None]:
+    """A part's kind and the precision its description asks: a whole-number precision makes a
+    number (or an unread kind) a count, any other precision makes an unread kind a number."""
+    kind = _kind(description)
+    own = read_precision(description)
+    if own is not None and own.whole and kind in ("any", "number"):
+        kind = "count"
+    elif own is not None and kind == "any":
+        kind = "number"                   # digits asked of it: a number
+    return kind, own
+
+
 def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
     overall = _overall(text)
     parts: list[Part] = []
     for order, (t, seg) in enumerate(zip(tokens, _descriptions(text, tokens))):
-        kind = _kind(seg)
-        own = read_precision(seg)
-        if own is not None and own.whole and kind in ("any", "number"):
-            kind = "count"
-        elif own is not None and kind == "any":
-            kind = "number"               # digits asked of it: a number
+        kind, own = _kind_and_precision(seg)
         allowed = _listing(seg.split(" | ")[0]) if kind in ("any", "label") else ()
         kind = "label" if allowed else kind
         decimals = 0 if kind == "count" else (own.digits if own is not None and own.kind == "decimals"
@@ -388,12 +395,7 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
         return AnswerSpec(LINE, (part,), precision, "syntax")
     if len(literals) >= 2:
         return AnswerSpec(LINE, (Part(ANSWER, "label", allowed=tuple(literals)),), precision, "syntax")
-    kind = _kind(description)
-    own = read_precision(description)
-    if own is not None and own.whole and kind in ("any", "number"):
-        kind = "count"
-    elif own is not None and kind == "any":
-        kind = "number"                   # digits asked of it: a number
+    kind, own = _kind_and_precision(description)
     allowed = _listing(description) if kind in ("any", "label") else ()
     if not allowed and kind in ("any", "label"):
         allowed = _which_of(text)
