@@ -190,13 +190,50 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "") -> Composed:
         return Composed("\n".join(x for x in (body, "\n".join(notes), "\n".join(lines)) if x), written, missing)
     # prose: what the program printed, tidied, and the value when the printed text lacks it
     prose = humane_numbers(body, decimals=spec.decimals)
-    shown = [t for t in written.values() if t and t not in prose]
+    shown = [t for t in written.values() if t and not _stated(prose, t)]
     tail = "\n".join(lines) if shown or not prose else ""
-    text = "\n".join(x for x in (prose, "\n".join(notes), tail) if x)
+    text = "\n".join(x for x in (_as_markdown(prose), "\n".join(notes), tail) if x)
     if not text:
         why = next(iter(missing.values()), "the program computed nothing")
         return Composed(f"I could not compute the answer: {why}", {}, missing or {"answer": why})
     return Composed(text, written, missing)
+
+
+_NUMBER_TEXT = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w.]*\d)")
+
+
+def _numbers(text: str) -> list[tuple[float, int]]:
+    """The numbers written in ``text``, each with its count of decimals."""
+    out = []
+    for token in _NUMBER_TEXT.findall(text):
+        token = token.replace(",", "")
+        try:
+            out.append((float(token), len(token.split(".")[1]) if "." in token else 0))
+        except ValueError:
+            continue
+    return out
+
+
+def _stated(prose: str, value_text: str) -> bool:
+    """Whether ``prose`` already states the value written as ``value_text``: each of its numbers
+    appears there at some precision (5076.02 states 5076.01626), each of its words appears."""
+    said = _numbers(prose)
+    for value, _ in _numbers(value_text):
+        if not any(abs(p - value) <= 0.5 * 10 ** -d * (1 + 1e-9)
+                   and (d > 0 or float(value).is_integer() or abs(value) >= 100) for p, d in said):
+            return False
+    words = re.findall(r"[^\W\d_][\w'-]*", _NUMBER_TEXT.sub(" ", value_text))
+    low = prose.lower()
+    return all(w.lower() in low for w in words)
+
+
+def _as_markdown(printed: str) -> str:
+    """Printed text as the Markdown the answer is shown in: one line as it is, several lines (a
+    printed Series, a table) kept as printed in a fenced block, where Markdown would run them
+    together into one paragraph."""
+    if "\n" not in printed.strip():
+        return printed
+    return "```text\n" + printed.strip("\n") + "\n```"
 
 
 def _short(error: str) -> str:

@@ -214,3 +214,27 @@ def test_a_sentence_that_only_describes_a_format_is_not_asked_of_the_program():
 def test_an_example_value_says_the_kind_by_its_own_type(placeholder, kind):
     spec = read_spec(f"Which day sees the most checkouts? Close with a final line `Answer: {placeholder}`.")
     assert spec.parts[0].kind == kind
+
+
+# -- prose: what the program printed, the value added only when the print lacks it -----------
+def test_a_prose_answer_that_states_the_value_is_not_repeated():
+    spec = read_spec("What is the average body mass of Gentoo penguins, in grams?")
+    out = write_answer(spec, take_values(spec, {"answer": 5076.01626}),
+                       "The average body mass of Gentoo penguins is 5076.02 grams.")
+    assert out.text == "The average body mass of Gentoo penguins is 5076.02 grams."
+    assert "5076.01626" in out.values.values()        # the value itself is still kept
+
+
+def test_a_prose_answer_that_lacks_the_value_gets_it():
+    spec = read_spec("What is the average body mass of Gentoo penguins, in grams?")
+    out = write_answer(spec, take_values(spec, {"answer": 5076.01626}), "Done computing the mean.")
+    assert out.text.endswith("Answer: 5076.01626")
+    near = write_answer(spec, take_values(spec, {"answer": 0.5}), "There are 1 or 2 kinds.")
+    assert near.text.endswith("Answer: 0.5")             # a whole number in passing states no 0.5
+
+
+def test_a_printed_series_keeps_its_lines_and_states_its_values():
+    spec = read_spec("How many penguins of each species are there?")
+    printed = "species\nAdelie       152\nGentoo       124\nChinstrap     68\nName: count, dtype: int64\n"
+    out = write_answer(spec, take_values(spec, {"answer": {"Adelie": 152, "Gentoo": 124, "Chinstrap": 68}}), printed)
+    assert out.text == "```text\nspecies\nAdelie       152\nGentoo       124\nChinstrap     68\n```"
