@@ -184,10 +184,19 @@ def _install_routing() -> None:
 
 # ---- interrupting a thread -------------------------------------------------------------------
 
-def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> int:
-    """Raise ``exc`` in the thread at its next bytecode (None clears a pending one)."""
-    return ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None)
+def _set_async_exc(thread_id: int, exc: type[BaseException]) -> int:
+    """Raise ``exc`` in the thread when it next checks for pending work (a call, a loop).
+
+    Never called with None to take back an interrupt: CPython 3.11 then still flags an
+    asynchronous exception for the whole interpreter, which no thread ever clears, so every
+    thread goes through its pending-work check on every call from then on, and a traced frame
+    (a debugger, a coverage tool, the in-kernel program runner) loops forever at its first
+    instruction. An interrupt sent too late lands in :meth:`_Run._settle` instead."""
+    return ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread_id), ctypes.py_object(exc))
+
+
+def _landing() -> None:
+    """A Python call: its entry checks for pending work, where a pending interrupt is raised."""
 
 
 @dataclass
@@ -225,15 +234,26 @@ class _Run:
                 self.ok = False
                 self.stopped_by = self.interrupted
         finally:
-            self._leave_code()
+            self._settle()
             _routes.pop(ident, None)
             _finished(self)
             self.done.set()
 
     def _leave_code(self) -> None:
+        """No interrupt is sent from now on (one already sent may still be pending)."""
         with self._guard:
             self._in_code = False
-            _set_async_exc(threading.get_ident(), None)    # drop an interrupt sent but not yet raised
+
+    def _settle(self) -> None:
+        """Leave the code and let an interrupt sent but not yet raised land here, harmlessly:
+        after ``_in_code`` is cleared none is sent, so at most one more can land."""
+        for _ in range(3):
+            try:
+                self._leave_code()
+                _landing()
+                return
+            except BaseException:   # noqa: BLE001 - the late interrupt: the code had ended, it changes nothing
+                continue
 
     def _execute(self) -> None:
         value = None

@@ -246,3 +246,31 @@ def test_errors_quote_the_agents_code_without_the_runners_frames():
     assert "run_python.py" not in out
     assert 'File "<agent-code>", line 2, in f' in out and "return 1 / x" in out
     assert out.endswith("ZeroDivisionError: division by zero")
+
+
+_TRACED_AFTER_RUNS = """
+import sys
+from shell_agent_lab.tools.run_python import run_code
+print(run_code("x = 1", {}).ok)
+print(run_code("while True: pass", {}, timeout=0.3, grace=2).interrupted)
+print(run_code("import time\\nfor _ in range(20): time.sleep(0.01)", {}, timeout=0.1, grace=2).interrupted)
+
+def tracer(frame, event, arg):
+    return tracer
+
+sys.settrace(tracer)
+exec(compile("def f():\\n    return 2\\ny = f()", "<traced>", "exec"), {})
+sys.settrace(None)
+print("traced ran")
+"""
+
+
+def test_after_runs_and_interrupts_a_traced_frame_still_runs():
+    """An interrupt is never taken back with PyThreadState_SetAsyncExc(id, NULL): on CPython 3.11
+    that leaves an asynchronous exception flagged for the whole interpreter, and every traced
+    frame afterwards (a debugger, the in-kernel program runner) loops forever at its start.
+    In a fresh interpreter, with a time limit: a hang fails instead of stalling the suite."""
+    import subprocess
+    done = subprocess.run([sys.executable, "-c", _TRACED_AFTER_RUNS], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "timeout", "timeout", "traced", "ran"]
