@@ -30,7 +30,7 @@ from ..answers.write import nothing_computed, retry_message, write_answer, write
 from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import import_line, stand_ins
 from ..answers.program_repairs import flag_columns, flags_used, mended_calls
-from ..answers.program_prompt import (PROGRAM_GRAMMAR, SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
+from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
                                       program_prompt, repaired, retry_prompt, with_imports, with_preamble)
 from ..llm.types import ChatOptions, Message
 from ._types import ToolActivity
@@ -193,8 +193,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     kept: _Kept | None = None
     error: str | None
     for attempt in range(_ATTEMPTS):
-        options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_MAX_PROGRAM_TOKENS,
-                              grammar=PROGRAM_GRAMMAR)
+        options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_MAX_PROGRAM_TOKENS)
         response = backend.chat(messages, [], options=options)
         text = response.text or ""
         code = extract_code(text)

@@ -18,7 +18,7 @@ from typing import Any, Mapping, Sequence
 from .program_repairs import flag_conversion
 from .spec import ANSWER, PROSE, AnswerSpec, Part
 
-__all__ = ["PROGRAM_GRAMMAR", "answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
+__all__ = ["answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
            "with_imports", "repaired", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
@@ -170,15 +170,6 @@ def retry_prompt(prompt: str, error: str, line: str = "") -> str:
     where = f" at this line:\n    {line.strip()}\n" if line.strip() else " "
     return f"{prompt}\n\nA first program for this question failed{where}with: {error}\nWrite a new program that avoids this."
 
-
-#: The reply a program request may be (GBNF, for a server that constrains sampling with a
-#: grammar): one fenced Python block and nothing after it, with no line that is only a comment.
-#: The prompt asks for no comments, but a 1.5B model writes them anyway: in the held-out runs a
-#: third of what it wrote was comment lines, each token of it paid for in seconds on two cores.
-#: Comments after code on a line, and ``#`` inside strings, stay possible.
-PROGRAM_GRAMMAR = r"""root ::= "```python\n" line+ "```"
-line ::= [ \t]* ([^#\n \t`] [^\n]*)? "\n"
-"""
 
 _FENCE = re.compile(r"```(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
 

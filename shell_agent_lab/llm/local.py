@@ -235,7 +235,7 @@ class LocalBackend(Backend):
                 self._inner = OpenAIBackend(base_url=f"{url}/v1", api_key="not-needed", model=self.model,
                                             timeout=self._timeout, retry=_ONCE,
                                             fold_tool_results=self._fold, lenient_tools=True,
-                                            cut_repetition=True, grammars=True, env={})
+                                            cut_repetition=True, env={})
                 self._inner_url = url
             return self._inner
 

@@ -78,7 +78,6 @@ class OpenAIBackend(Backend):
                  max_tool_args_bytes: int = MAX_TOOL_ARGS_BYTES,
                  extra_body: Mapping[str, Any] | None = None,
                  cut_repetition: bool | None = None,
-                 grammars: bool = False,
                  env: Mapping[str, str] | None = None,
                  http_client: httpx.Client | None = None,
                  sleep: Callable[[float, threading.Event | None], None] | None = None,
@@ -112,9 +111,6 @@ class OpenAIBackend(Backend):
         #: stop a streamed reply that loops (default: on for servers on this machine, whose
         #: small models do; see :mod:`.repetition`)
         self.cut_repetition = is_loopback(self.base_url) if cut_repetition is None else cut_repetition
-        #: the server takes a GBNF ``grammar`` in the request body (llama.cpp's does); else a
-        #: requested grammar is left out
-        self.grammars = grammars
         self._sleep = sleep
         self._rand = rand
         self.capabilities = Capabilities(streaming=True, native_tools=True, images=True)
@@ -159,11 +155,8 @@ class OpenAIBackend(Backend):
             payload["response_format"] = _response_format(options.response_format)
         if options.tool_choice and tools:
             payload["tool_choice"] = options.tool_choice
-        extra = dict(self.extra_body)
-        if options.grammar and self.grammars:
-            extra["grammar"] = options.grammar
-        if extra:
-            payload["extra_body"] = extra
+        if self.extra_body:
+            payload["extra_body"] = dict(self.extra_body)
         return payload
 
     def _resolve_model(self) -> str:

@@ -104,10 +104,6 @@ class ChatOptions:
     #: "required": the reply must call one of the tools (OpenAI-compatible servers constrain the
     #: output to a tool call; Gemini's function-calling mode ANY). None: the model decides.
     tool_choice: str | None = None
-    #: a GBNF grammar the reply's text must follow, for servers that constrain sampling with one
-    #: (llama.cpp); other backends ignore it. A constraint on sampling, like ``temperature``: not
-    #: part of a recorded request's key.
-    grammar: str | None = None
 
 
 class Backend(abc.ABC):

@@ -205,32 +205,3 @@ def test_real_llama_server_keeps_to_a_response_schema(shared_servers_stopped):
     value = json.loads(reply.text)
     assert set(value) == {"answer", "count"} and value["answer"] in ("yes", "no")
     assert isinstance(value["count"], int)
-
-
-@pytest.mark.llama
-def test_real_llama_server_keeps_to_the_program_grammar(shared_servers_stopped):
-    """The program grammar reaches llama.cpp and holds: asked for comments on every line, the
-    model still writes one fenced block with no comment line and nothing after it."""
-    from shell_agent_lab.answers.program_prompt import PROGRAM_GRAMMAR
-
-    backend = LocalBackend(smollm_path(), n_ctx=1024, n_threads=1)
-    reply = backend.chat([Message("user", "Write a Python program that adds two numbers and prints the "
-                                          "sum. Put a comment line before every line of code.")],
-                         options=ChatOptions(max_output_tokens=80, grammar=PROGRAM_GRAMMAR))
-    text = reply.text
-    assert text.startswith("```python\n"), text
-    lines = text[len("```python\n"):].splitlines()
-    assert not any(line.lstrip().startswith("#") for line in lines), text
-    if reply.finish_reason == "stop":               # ended by the grammar: the block closes the reply
-        assert text.endswith("```"), text
-
-
-def test_a_grammar_goes_only_to_a_server_that_takes_one():
-    from shell_agent_lab.llm.openai_backend import OpenAIBackend
-
-    options = ChatOptions(grammar='root ::= "x"')
-    takes = OpenAIBackend(base_url="http://127.0.0.1:9/v1", api_key="k", model="m", grammars=True)
-    other = OpenAIBackend(base_url="http://127.0.0.1:9/v1", api_key="k", model="m", extra_body={"seed": 1})
-    assert takes._payload([Message("user", "hi")], [], options)["extra_body"] == {"grammar": 'root ::= "x"'}
-    assert other._payload([Message("user", "hi")], [], options)["extra_body"] == {"seed": 1}
-    assert "extra_body" not in takes._payload([Message("user", "hi")], [], ChatOptions())
