@@ -237,3 +237,29 @@ def test_a_message_sent_during_memory_extraction_is_visibly_queued(page, lab_ser
     run_and_expect(page, 1, "RELEASED")
     expect(log.locator(".sal-msg-assistant").last).to_have_text("Second answer.", timeout=30_000)
     expect(activity).to_have_attribute("data-state", "idle", timeout=30_000)
+
+
+def test_a_slow_program_request_shows_progress_in_the_cell_and_the_panel(page, lab_server):
+    """The answer path that writes a program waits on the model like any other: the cell and the
+    panel both say it is still working, with the seconds, while the reply is slow."""
+    write_notebook(lab_server["root"], "slow.ipynb", [
+        SCRIPTED_SETUP + "\nimport time\nfrom shell_agent_lab.agent import _loop\n_loop._HEARTBEAT_SECONDS = 1.0\n"
+        '%config ShellAgent.answer_strategy = "program"\n'
+        'backend.enqueue(lambda messages, tools: (time.sleep(12),'
+        ' "```python\\nanswer = {\\"total\\": float(sales[\\"amount\\"].sum())}\\nprint(answer)\\n```")[1])\n'
+        'print("ARMED")',
+        "%agent what is the total amount in sales?",
+    ])
+    open_notebook(page, lab_server, "slow.ipynb")
+    run_and_expect(page, 0, "ARMED")
+    open_panel(page)
+    expect_state(page, "ready")
+    run_cell(page, 1)
+    expect(cell_output(page, 1)).to_contain_text("still working", timeout=20_000)
+    activity = page.locator("#sal-chat-activity")
+    expect(activity).to_contain_text("Still working", timeout=20_000)
+    expect(activity).to_have_attribute("data-state", "busy")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "slow-program.png"))
+    expect(cell_output(page, 1)).to_contain_text("24.5", timeout=40_000)
+    expect(activity).to_have_attribute("data-state", "idle", timeout=30_000)
