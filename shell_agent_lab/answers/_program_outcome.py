@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import re
 import warnings
 from collections.abc import Mapping
 from types import TracebackType
@@ -19,10 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from shell_agent_lab.answers._program_faults import PROGRAM_FILENAME, fault_hint
+
 __all__ = ["PROGRAM_FILENAME", "Capture", "describe", "program_line", "warning_lines", "small_values", "jsonable"]
 
-#: the file name the program's code carries (the lines an error names are the program's own)
-PROGRAM_FILENAME = "<program>"
 _MAX_WARNINGS = 5
 _MAX_COLUMNS_SHOWN = 40
 _SMALL = 20
@@ -67,71 +66,23 @@ def program_line(tb: TracebackType | None) -> str:
     return f"line {line}: " if line else ""
 
 
-def describe(exc: BaseException, frames: Mapping[str, Any]) -> str:
-    """One line for the model: where, what, and for a missing name the columns it could use."""
+def describe(exc: BaseException, frames: Mapping[str, Any], source: str = "",
+             scope: Mapping[str, Any] | None = None) -> str:
+    """One line for the model: where, what, and a hint read from the exception's type and
+    attributes, the failing line and the objects it names (:mod:`._program_faults`); for a
+    missing name with no better hint, the columns it could use."""
     if isinstance(exc, KeyboardInterrupt):
         return "interrupted"
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
     message = f"{program_line(exc.__traceback__)}{type(exc).__name__}"
     if text:
         message += f": {text[:300]}"
-    hint = _slip_hint(exc, text)
+    hint = fault_hint(exc, frames, source, scope)
     if hint:
         message += " — " + hint
-    elif isinstance(exc, (KeyError, AttributeError)) or "not in index" in text:
+    elif isinstance(exc, (KeyError, AttributeError)):
         message += " — " + _columns_hint(frames)
     return message
-
-
-_SCALAR_ATTRIBUTE = re.compile(r"^'(?:int|float|numpy\.\w+|str|bool)' object has no attribute")
-_NO_MODULE_ATTRIBUTE = re.compile(r"^module '([\w.]+)' has no attribute '(\w+)'")
-_TEXT_ARITHMETIC = re.compile(r"\bstr\b|ufunc|does not support operation|string dtype|could not convert string|can only concatenate|object of type 'str'", re.I)
-_UNPACK = re.compile(r"^(?:too many|not enough) values to unpack")
-_NO_SERIES_ATTRIBUTE = re.compile(r"^'(Series|DataFrame)' object has no attribute '(\w+)'")
-#: what to write for a method a Series or DataFrame does not have
-_SERIES_INSTEAD = {"zscore": "use stats.zscore(values) or (values - values.mean()) / values.std()",
-                   "corrwith": "for two columns use frame['a'].corr(frame['b'])",
-                   "ttest": "use stats.ttest_ind(a, b)",
-                   "percentile": "use .quantile(q), q the fraction asked (0.9 for the 90th percentile)",
-                   "iqr": "use .quantile(0.75) - .quantile(0.25)", "mode_value": "use .mode().iloc[0]"}
-_REGRESSION = {"ols", "OLS", "linear_regression", "regress", "regression", "linregress", "lstsq", "LinearRegression"}
-
-
-def _slip_hint(exc: BaseException, text: str) -> str | None:
-    """A hint for the slips small models make most in pandas, or None."""
-    if isinstance(exc, ValueError) and _UNPACK.match(text):
-        return ("scipy.stats results unpack as: linregress -> slope, intercept, rvalue, pvalue, stderr; "
-                "ttest_ind, ttest_rel, pearsonr, spearmanr, kendalltau, f_oneway, shapiro -> statistic, pvalue; "
-                "chi2_contingency -> chi2, p, dof, expected (or read result.slope, result.pvalue …)")
-    if isinstance(exc, TypeError) and "unexpected keyword argument 'interpolation'" in text:
-        return "numpy 2 calls it method=: np.nanquantile(values, 0.25, method='linear')"
-    if isinstance(exc, TypeError) and _TEXT_ARITHMETIC.search(text):
-        return ("a text column (a flag such as 'Yes'/'No', a label) cannot be summed, averaged or divided: "
-                "compare it with a value first, e.g. (frame['column'] == 'Yes').sum() or .mean()")
-    if not isinstance(exc, AttributeError):
-        return None
-    if text.startswith("Can only use .dt accessor"):
-        return ("that column holds text, not dates: read it with pd.to_datetime(frame['column'], errors='coerce') "
-                "first (with format= when the question says how dates are written)")
-    if _SCALAR_ATTRIBUTE.match(text):
-        return ("idxmax()/idxmin() give a row's index label, not a value of another column: read that column "
-                "at it with frame.loc[label, 'column']")
-    m = _NO_SERIES_ATTRIBUTE.match(text)
-    if m and m.group(2) in _SERIES_INSTEAD:
-        return f"a {m.group(1)} has no {m.group(2)}: {_SERIES_INSTEAD[m.group(2)]}"
-    m = _NO_MODULE_ATTRIBUTE.match(text)
-    if m and m.group(2) == "iqr":
-        return ("for the interquartile range use stats.iqr(values) (Q3 - Q1); for the quartiles themselves "
-                "values.quantile([0.25, 0.75])")
-    if m and m.group(1) == "pandas" and m.group(2) == "time":
-        return ("pandas has no time: compare the hour of a datetime column instead, frame['column'].dt.hour "
-                "(and .dt.minute)")
-    if m and m.group(2) in _REGRESSION:
-        return ("for a least-squares line use stats.linregress(x, y): its slope, intercept and rvalue "
-                "(R squared is rvalue ** 2)")
-    if m:
-        return f"{m.group(1)} has no {m.group(2)}: use a function it has"
-    return None
 
 
 def _columns_hint(frames: Mapping[str, Any]) -> str:

@@ -212,7 +212,7 @@ def _run(source: str, frames: Mapping[str, Any], timeout: float,
             except Blocked as exc:
                 error = f"{program_line(exc.__traceback__)}refused while running: {exc}"
             except BaseException as exc:  # the program's own error, reported, never raised
-                error = describe(exc, frames)
+                error = describe(exc, frames, source, scope)
     seconds = time.monotonic() - started
     return ProgramRun(ok=error is None, stdout=capture.text(), error=error,
                       seconds=round(seconds, 3),

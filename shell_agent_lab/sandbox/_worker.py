@@ -246,7 +246,7 @@ def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) ->
             error = (f"stopped after {timeout:g} s (time limit): compute less, or use vectorised pandas "
                      "operations instead of Python loops")
         except BaseException as exc:  # the program's own error: one line for the model
-            error = outcome.describe(exc, given)
+            error = outcome.describe(exc, given, message["source"], scope)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     values = outcome.small_values(scope, set(given) | set(helpers)) if error is None else {}

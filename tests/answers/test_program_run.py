@@ -150,13 +150,10 @@ def test_the_slips_small_models_make_get_a_hint_not_the_column_list(frames):
     assert "module 'pandas' has no attribute 'ols' — for a least-squares line use stats.linregress(x, y)" in run.error
     run = run_program("from scipy import stats\nslope, intercept, r = stats.linregress(df['units'], df['sales'])\n"
                       "print(slope)", {"df": frames["df"]})
-    assert "line 2: ValueError: too many values to unpack (expected 3) — scipy.stats results unpack as: " \
-           "linregress -> slope, intercept, rvalue, pvalue, stderr" in run.error
+    assert "line 2: ValueError: too many values to unpack (expected 3) — linregress gives slope, intercept, " \
+           "rvalue, pvalue, stderr" in run.error
     run = run_program("print(df['region'].sum() / len(df))", {"df": frames["df"]})
     assert "TypeError" in run.error and "compare it with a value first, e.g. (frame['column'] == 'Yes').sum()" in run.error
-    run = run_program("import numpy as np\nprint(np.nanquantile(df['sales'], 0.25, interpolation='linear'))",
-                      {"df": frames["df"]})
-    assert "numpy 2 calls it method=" in run.error
     run = run_program("import pandas as pd\nprint(pd.time(12, 0))", {"df": frames["df"]})
     assert "pandas has no time: compare the hour of a datetime column instead" in run.error
     run = run_program("from scipy import stats\nprint(stats.mstats.iqr(df['sales']))", {"df": frames["df"]})

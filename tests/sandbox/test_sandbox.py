@@ -38,6 +38,18 @@ def test_values_come_back_by_name_as_plain_data(sandbox):
     assert isinstance(run.values["answer"]["slope"], float)
 
 
+def test_a_failed_program_gets_the_same_hint_inside_as_in_the_kernel(sandbox):
+    """The hint reads the program's own objects (here the frame a groupby made), which live in
+    the sandbox: the answer it gives must not depend on where the program ran."""
+    source = ("totals = df.groupby(['region'])[['sales']].sum()\n"
+              "print(totals['region'])")
+    inside = run_program(source, sales_frames(), sandbox=sandbox)
+    kernel = run_program_in_kernel(source, sales_frames())
+    assert inside.isolated and not inside.ok
+    assert inside.error == kernel.error
+    assert "'region' is the index of totals here, not a column" in inside.error
+
+
 def test_a_frame_travels_once_and_again_when_it_changes(sandbox):
     df = pd.DataFrame({"x": list(range(1000))})
     before = sandbox.shipped

@@ -1,0 +1,249 @@
+"""Why a program failed, for the model's second try: read from the exception's type and
+attributes, the syntax of the line that failed and the objects that line names, never from the
+wording of the message (which changes from one library version to the next).
+
+* ``AttributeError`` carries the object and the name looked up (``exc.obj``, ``exc.name``): a
+  single value asked for a Series method, a method a frame does not have, a column spelled
+  otherwise, a module function that does not exist, a ``.dt``/``.str`` accessor on the wrong
+  kind of column.
+* ``KeyError`` carries the key: the key may be the index of the object subscripted on that line
+  (a ``groupby`` or ``set_index`` moved it there), a column of another frame, or a near miss.
+* ``NameError`` carries the name: a column written as a bare name.
+* ``ValueError`` on a line that unpacks a call into several names: the fields that call returns.
+* ``TypeError`` on a line whose comparison has ``&``/``|`` inside it (``a == 1 & b == 2``), or
+  that aggregates or does arithmetic over a frame holding text columns.
+
+Runs where the program ran (the sandbox's program process, or the approved in-kernel run):
+numpy, pandas and the standard library only.
+"""
+from __future__ import annotations
+
+import ast
+import difflib
+from collections.abc import Mapping
+from types import ModuleType, TracebackType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["PROGRAM_FILENAME", "fault_hint", "failing_line"]
+
+#: the file name the program's code carries
+PROGRAM_FILENAME = "<program>"
+_MAX_NAMES = 8
+
+#: a method a Series or DataFrame does not have → what to write instead
+_INSTEAD = {"zscore": "use stats.zscore(values) or (values - values.mean()) / values.std()",
+            "corrwith": "for two columns use frame['a'].corr(frame['b'])",
+            "ttest": "use stats.ttest_ind(a, b)",
+            "percentile": "use .quantile(q), q the fraction asked (0.9 for the 90th percentile)",
+            "iqr": "use .quantile(0.75) - .quantile(0.25)", "mode_value": "use .mode().iloc[0]"}
+#: module functions small models reach for that a least-squares line replaces
+_REGRESSION = {"ols", "OLS", "linear_regression", "regress", "regression", "linregress", "lstsq", "LinearRegression"}
+#: what a call's result unpacks into, by the function's name
+_FIELDS = {"linregress": "slope, intercept, rvalue, pvalue, stderr",
+           "chi2_contingency": "chi2, p, dof, expected",
+           **{f: "statistic, pvalue" for f in ("ttest_ind", "ttest_rel", "ttest_1samp", "pearsonr", "spearmanr",
+                                              "kendalltau", "f_oneway", "shapiro", "normaltest", "mannwhitneyu",
+                                              "wilcoxon", "kruskal", "levene", "bartlett", "ks_2samp", "kstest",
+                                              "chisquare", "jarque_bera", "fisher_exact", "anderson")},
+           "divmod": "quotient, remainder", "polyfit": "one coefficient per degree, highest first (deg=1: slope, intercept)"}
+#: methods that reduce or combine a frame's columns (text columns make them fail)
+_AGGREGATES = {"mean", "sum", "std", "var", "median", "agg", "aggregate", "corr", "cov", "quantile", "prod",
+               "sem", "skew", "kurt", "cumsum", "pct_change", "diff", "rank", "transform", "apply", "resample"}
+
+
+def failing_line(exc: BaseException, source: str) -> tuple[int | None, ast.stmt | None]:
+    """The program's line the error came from (the innermost of the program's own frames) and
+    the smallest statement that holds it."""
+    line: int | None = None
+    tb: TracebackType | None = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == PROGRAM_FILENAME:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is None or not source:
+        return line, None
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return line, None
+    best: ast.stmt | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            if best is None or (node.end_lineno or node.lineno) - node.lineno <= (best.end_lineno or best.lineno) - best.lineno:
+                best = node
+    return line, best
+
+
+def fault_hint(exc: BaseException, frames: Mapping[str, Any], source: str = "",
+               scope: Mapping[str, Any] | None = None) -> str | None:
+    """One hint for the model's second try, or None when nothing specific is known."""
+    _, statement = failing_line(exc, source)
+    scope = scope if scope is not None else {}
+    tables = {n: f for n, f in frames.items() if isinstance(f, pd.DataFrame)}
+    try:
+        if isinstance(exc, AttributeError):
+            return _attribute(exc, tables, statement)
+        if isinstance(exc, KeyError):
+            return _key(exc, tables, statement, scope)
+        if isinstance(exc, NameError):
+            return _name(exc, tables)
+        if isinstance(exc, ValueError) and statement is not None:
+            return _unpack(statement)
+        if isinstance(exc, TypeError) and statement is not None:
+            return _type(statement, tables, scope)
+    except Exception:  # a hint is a courtesy: never let it hide the error itself
+        return None
+    return None
+
+
+# -- AttributeError ------------------------------------------------------------------------------
+def _attribute(exc: AttributeError, tables: Mapping[str, pd.DataFrame], statement: ast.stmt | None) -> str | None:
+    obj, name = getattr(exc, "obj", None), getattr(exc, "name", None)
+    if name is None:
+        return None
+    if isinstance(obj, pd.Series) and name in ("dt", "str"):
+        if name == "dt":
+            return ("that column holds text, not dates: read it with pd.to_datetime(frame['column'], "
+                    "errors='coerce') first (with format= when the question says how dates are written)")
+        return f"that column holds {obj.dtype} values, not text: .str works on text columns only"
+    if isinstance(obj, (np.generic, int, float, str, bool)):
+        return ("idxmax()/idxmin() give a row's index label, not a value of another column: read that column "
+                "at it with frame.loc[label, 'column']" if not isinstance(obj, str) else
+                f"that is one text value ({obj[:40]!r}), not a Series or a date: it has no {name}")
+    if isinstance(obj, (pd.Series, pd.DataFrame)):
+        kind = type(obj).__name__
+        if name in _INSTEAD:
+            return f"a {kind} has no {name}: {_INSTEAD[name]}"
+        if isinstance(obj, pd.DataFrame):
+            near = _near(name, [str(c) for c in obj.columns])
+            if near:
+                return f"no column {name!r}; the nearest: {near} (write frame['column'])"
+        return None
+    if isinstance(obj, ModuleType):
+        module = obj.__name__
+        if name == "iqr":
+            return ("for the interquartile range use stats.iqr(values) (Q3 - Q1); for the quartiles themselves "
+                    "values.quantile([0.25, 0.75])")
+        if module == "pandas" and name == "time":
+            return ("pandas has no time: compare the hour of a datetime column instead, frame['column'].dt.hour "
+                    "(and .dt.minute)")
+        if name in _REGRESSION:
+            return ("for a least-squares line use stats.linregress(x, y): its slope, intercept and rvalue "
+                    "(R squared is rvalue ** 2)")
+        near = _near(name, [a for a in dir(obj) if not a.startswith("_")])
+        return f"{module} has no {name}" + (f"; the nearest: {near}" if near else ": use a function it has")
+    return None
+
+
+# -- KeyError ------------------------------------------------------------------------------------
+def _key(exc: KeyError, tables: Mapping[str, pd.DataFrame], statement: ast.stmt | None,
+         scope: Mapping[str, Any]) -> str | None:
+    if not exc.args:
+        return None
+    key = exc.args[0]
+    if not isinstance(key, str):
+        return None
+    for var, obj in _subscripted(statement, scope):
+        index_names = [n for n in getattr(getattr(obj, "index", None), "names", []) or [] if n is not None]
+        if key in index_names and key not in getattr(obj, "columns", []):
+            return (f"{key!r} is the index of {var} here, not a column (a groupby or set_index put it there): "
+                    f"read {var}.index, or call {var}.reset_index() first (or group with as_index=False)")
+        columns = [str(c) for c in getattr(obj, "columns", [])]
+        if columns and any(key in f.columns for f in tables.values()):
+            owner = next(n for n, f in tables.items() if key in f.columns)
+            return (f"{key!r} is a column of {owner} but not of {var}, whose columns are: "
+                    f"{', '.join(columns[:_MAX_NAMES * 3])}")
+    every = [str(c) for f in tables.values() for c in f.columns]
+    near = _near(key, every)
+    if near and key not in every:
+        return f"no column {key!r}; the nearest: {near}"
+    return None
+
+
+def _subscripted(statement: ast.stmt | None, scope: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The program's variables subscripted on the line (``grouped['species']`` → grouped),
+    with what they hold now."""
+    if statement is None:
+        return []
+    found: list[tuple[str, Any]] = []
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in scope:
+            obj = scope[node.value.id]
+            if isinstance(obj, (pd.DataFrame, pd.Series)):
+                found.append((node.value.id, obj))
+    return found
+
+
+# -- NameError -----------------------------------------------------------------------------------
+def _name(exc: NameError, tables: Mapping[str, pd.DataFrame]) -> str | None:
+    name = getattr(exc, "name", None)
+    if not name:
+        return None
+    owner = next((n for n, f in tables.items() if name in f.columns), None)
+    if owner:
+        return f"{name!r} is a column, not a variable: write {owner}[{name!r}]"
+    if tables:
+        return f"the tables are named {', '.join(tables)}"
+    return None
+
+
+# -- ValueError on unpacking ---------------------------------------------------------------------
+def _unpack(statement: ast.stmt) -> str | None:
+    if not (isinstance(statement, ast.Assign) and statement.targets
+            and isinstance(statement.targets[0], (ast.Tuple, ast.List)) and isinstance(statement.value, ast.Call)):
+        return None
+    func = statement.value.func
+    callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if callee in _FIELDS:
+        return f"{callee} gives {_FIELDS[callee]}: unpack exactly those, or keep the result and read its fields"
+    return (f"{callee or 'that call'} does not give {len(statement.targets[0].elts)} values: keep its result in "
+            "one name, print it, and read its fields")
+
+
+# -- TypeError -----------------------------------------------------------------------------------
+def _type(statement: ast.stmt, tables: Mapping[str, pd.DataFrame], scope: Mapping[str, Any]) -> str | None:
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Compare) and any(
+                isinstance(side, ast.BinOp) and isinstance(side.op, (ast.BitAnd, ast.BitOr))
+                for side in [node.left, *node.comparators]):
+            return ("& and | bind tighter than ==, <, >: put each comparison in parentheses, "
+                    "(frame['a'] == 1) & (frame['b'] > 2)")
+    if _text_column_used(statement, tables):
+        return ("a text column (a flag such as 'Yes'/'No', a label) cannot be summed, averaged or divided: "
+                "compare it with a value first, e.g. (frame['column'] == 'Yes').sum() or .mean()")
+    text = {}
+    for name in sorted({n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}):
+        obj = scope.get(name, tables.get(name))
+        if isinstance(obj, pd.DataFrame):
+            cols = [str(c) for c, t in obj.dtypes.items() if not (pd.api.types.is_numeric_dtype(t)
+                                                                  or pd.api.types.is_datetime64_any_dtype(t))]
+            if cols:
+                text[name] = cols
+    if text and any(isinstance(n, ast.Attribute) and n.attr in _AGGREGATES for n in ast.walk(statement)):
+        listed = "; ".join(f"{n}: {', '.join(c[:_MAX_NAMES])}" for n, c in text.items())
+        return (f"text columns ({listed}) cannot be averaged or summed: pick the numeric columns first, "
+                "frame.groupby('g')[['a', 'b']].mean(), or pass numeric_only=True")
+    return None
+
+
+def _text_column_used(statement: ast.stmt, tables: Mapping[str, pd.DataFrame]) -> bool:
+    """Whether the line reads a text column of a table (``df['region']``)."""
+    for node in ast.walk(statement):
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in tables
+                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            frame = tables[node.value.id]
+            column = node.slice.value
+            if column in frame.columns and not pd.api.types.is_numeric_dtype(frame[column].dtype):
+                return True
+    return False
+
+
+def _near(word: str, choices: list[str]) -> str:
+    matches = difflib.get_close_matches(word, choices, n=3, cutoff=0.6)
+    if not matches:
+        lowered = {c.lower(): c for c in choices}
+        matches = [lowered[word.lower()]] if word.lower() in lowered else []
+    return ", ".join(repr(m) for m in matches)

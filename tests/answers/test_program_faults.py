@@ -1,0 +1,90 @@
+"""The hint a failed program gets comes from the exception's type and attributes, the failing
+line's syntax and the objects it names: the same slip gets the same hint whatever the message
+says, and a line that names the culprit gets a hint that names it too."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from shell_agent_lab.answers._program_faults import failing_line, fault_hint
+
+PENGUINS = pd.DataFrame({"species": ["Adelie", "Gentoo", "Adelie"], "island": ["A", "B", "A"],
+                         "bill_length_mm": [39.1, 47.5, 40.3], "sex": ["male", "female", None]})
+
+
+def run(source: str, frames=None):
+    frames = {"penguins": PENGUINS} if frames is None else frames
+    scope = {"pd": pd, **{k: v.copy() for k, v in frames.items()}}
+    try:
+        exec(compile(source, "<program>", "exec"), scope)
+    except Exception as exc:
+        return exc, fault_hint(exc, frames, source, scope)
+    raise AssertionError("the program ran")
+
+
+def test_a_key_that_a_groupby_moved_into_the_index_says_so():
+    exc, hint = run("means = penguins.groupby(['island', 'species'])[['bill_length_mm']].mean()\n"
+                    "best = means['species']")
+    assert isinstance(exc, KeyError)
+    assert hint.startswith("'species' is the index of means here, not a column")
+    assert "means.reset_index()" in hint
+
+
+def test_a_key_of_another_frame_and_a_near_miss():
+    _, hint = run("sub = penguins[['island']]\nprint(sub['species'])")
+    assert hint.startswith("'species' is a column of penguins but not of sub, whose columns are: island")
+    _, hint = run("print(penguins['bill_length'])")
+    assert hint == "no column 'bill_length'; the nearest: 'bill_length_mm'"
+
+
+def test_attribute_errors_are_read_from_the_object_and_the_name():
+    _, hint = run("i = penguins['bill_length_mm'].max()\nprint(i.idxmax())")
+    assert "idxmax()/idxmin() give a row's index label" in hint
+    _, hint = run("print(penguins.Species)")
+    assert hint == "no column 'Species'; the nearest: 'species' (write frame['column'])"
+    _, hint = run("print(penguins['bill_length_mm'].zscore())")
+    assert hint.startswith("a Series has no zscore: use stats.zscore")
+    _, hint = run("print(pd.ols(1, 2))")
+    assert "stats.linregress(x, y)" in hint
+    _, hint = run("print(pd.read_cvs('x'))")
+    assert hint.startswith("pandas has no read_cvs; the nearest: 'read_csv'")
+    _, hint = run("print(penguins['species'].dt.year)")
+    assert "pd.to_datetime(frame['column'], errors='coerce')" in hint
+    _, hint = run("print(penguins['bill_length_mm'].str.len())")
+    assert hint == "that column holds float64 values, not text: .str works on text columns only"
+
+
+def test_a_column_written_as_a_bare_name():
+    _, hint = run("print(bill_length_mm.mean())")
+    assert hint == "'bill_length_mm' is a column, not a variable: write penguins['bill_length_mm']"
+
+
+def test_unpacking_a_call_names_what_it_gives():
+    stats = pytest.importorskip("scipy.stats")
+    source = "from scipy import stats\nt, p, df = stats.ttest_ind([1, 2, 3], [2, 3, 5])"
+    exc, hint = run(source)
+    assert isinstance(exc, ValueError)
+    assert hint == "ttest_ind gives statistic, pvalue: unpack exactly those, or keep the result and read its fields"
+    del stats
+
+
+def test_type_errors_name_the_precedence_slip_and_the_text_columns():
+    _, hint = run("print(penguins[penguins['island'] == 'A' & penguins['bill_length_mm'] > 40])")
+    assert hint.startswith("& and | bind tighter than ==")
+    _, hint = run("print(penguins.groupby('island').mean())")
+    assert hint.startswith("text columns (penguins: species, island, sex) cannot be averaged or summed")
+    _, hint = run("print(penguins['species'].sum() / 3)")
+    assert "compare it with a value first" in hint
+
+
+def test_no_hint_when_nothing_specific_is_known_and_the_line_is_found():
+    exc, hint = run("x = 1\ny = {}\nprint(y[3])")
+    assert hint is None
+    assert failing_line(exc, "x = 1\ny = {}\nprint(y[3])")[0] == 3
+    # the same exception with its message rewritten gets the same hint: the words are not read
+    exc, _ = run("print(penguins['bill_length'])")
+    exc.args = ("something else entirely",)
+    assert fault_hint(exc, {"penguins": PENGUINS}, "print(penguins['bill_length'])", {}) is None
+    exc, hint = run("print(penguins.Species)")
+    exc.args = ("reworded",)
+    assert fault_hint(exc, {"penguins": PENGUINS}, "print(penguins.Species)", {}) == hint
