@@ -132,6 +132,7 @@ def run_benchmark(questions: Sequence[Any], settings: RunSettings, *, jobs: int 
     return {"meta": {"mode": settings.mode, "source": settings.source, "cassettes": str(settings.cassettes),
                      "data_dir": str(settings.data_dir), "run_id": settings.run_id, "jobs": jobs,
                      "sets": sorted({answers_sets.set_of(q) for q in questions}),
+                     "external_folder": external_set.folder(),
                      "wordings": _wordings_of(questions),
                      "per_question_timeout": settings.timeout, "wall_seconds": round(time.perf_counter() - started, 1)},
             "summary": summarize(rows, sessions), "questions": rows, "sessions": sessions}
@@ -210,6 +211,8 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--set", dest="question_set", choices=("dev", "heldout", "both", "external"), default="dev",
                         help="the question set: the development set (default), the held-out set, both, or the "
                              "external set (third-party tables, benchmarks/external)")
+    parser.add_argument("--external", choices=external_set.FOLDERS, default=external_set.FOLDERS[0],
+                        help="with --set external: which external set (a folder of benchmarks/)")
     parser.add_argument("--wordings", help="external set: the answer-format wordings natural questions are asked "
                                            "with, comma-separated ids of benchmarks/external/wordings.json or 'all' "
                                            f"(default: {','.join(external_set.DEFAULT_WORDINGS)})")
@@ -260,6 +263,7 @@ def _settings(ns: argparse.Namespace, cassettes: Path, source: str | None) -> Ru
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parse_args(argv)
+    external_set.use(ns.external)
     try:
         wordings = external_set.parse_wordings(ns.wordings)
     except KeyError as exc:
@@ -316,6 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         baseline = run_baseline(questions, settings, progress=progress)
         report = {"meta": {"mode": settings.mode, "source": settings.source, "cassettes": str(settings.cassettes),
                            "sets": sorted({answers_sets.set_of(q) for q in questions}),
+                     "external_folder": external_set.folder(),
                            "wordings": _wordings_of(questions), "product": False},
                   "summary": baseline["summary"], "questions": [], "sessions": [],
                   "baseline": {**baseline, "margin": margin([], baseline["questions"])}}

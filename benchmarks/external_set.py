@@ -20,6 +20,7 @@ check or a log line names items by id only.
 """
 from __future__ import annotations
 
+import importlib
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -31,10 +32,14 @@ from benchmarks.answers_score import TurnFacts, Verdict, failure_kind
 from benchmarks.answers_session import SessionPlan
 from benchmarks.external import score as external_score
 
-__all__ = ["SET_NAME", "DEFAULT_WORDINGS", "ExternalItem", "wording_ids", "parse_wordings", "questions", "items",
+__all__ = ["SET_NAME", "FOLDERS", "use", "folder", "DEFAULT_WORDINGS", "ExternalItem", "wording_ids", "parse_wordings", "questions", "items",
            "resolve", "select", "table_name", "tables", "write_files", "expected_answers", "plan", "score_item"]
 
 SET_NAME = "external"
+#: the external sets, each a folder of ``benchmarks/`` with the same files and scorer: the first
+#: one, and a second one written later over other tables (the first is spent for tuning)
+FOLDERS: tuple[str, ...] = ("external", "external2")
+_folder = FOLDERS[0]
 DEFAULT_WORDINGS: tuple[str, ...] = ("plain",)
 _SEP = "@"
 
@@ -52,6 +57,23 @@ class ExternalItem:
     wording: str | None                        # natural: the wording id; closed: None
     prompt: str = field(repr=False)
     spec: Mapping[str, Any] = field(repr=False, compare=False, hash=False)
+
+
+def use(name: str) -> None:
+    """Ask the questions of the external set in ``benchmarks/<name>`` (one of :data:`FOLDERS`)
+    from now on."""
+    global external_score, _folder
+    if name not in FOLDERS:
+        raise KeyError(f"no external set {name!r}; the sets are {', '.join(FOLDERS)}")
+    external_score = importlib.import_module(f"benchmarks.{name}.score")
+    _folder = name
+    _questions.cache_clear()
+    _wordings.cache_clear()
+
+
+def folder() -> str:
+    """The folder of the external set in use."""
+    return _folder
 
 
 @lru_cache(maxsize=1)

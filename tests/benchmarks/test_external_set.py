@@ -189,3 +189,26 @@ def test_the_command_lists_and_writes_the_set_without_its_texts(tmp_path, capsys
     assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(external_set.tables())
     with pytest.raises(SystemExit, match="no wording"):
         answers.main(["--set", "external", "--list", "--wordings", "nope"])
+
+
+def test_the_second_external_set_is_asked_with_its_own_tables_and_scorer(tmp_path, capsys):
+    try:
+        assert answers.main(["--set", "external", "--external", "external2", "--list"]) == 0
+        lines = capsys.readouterr().out.strip().splitlines()
+        assert external_set.folder() == "external2"
+        items = external_set.items(("plain",))
+        assert [line.split("\t")[0] for line in lines] == [i.id for i in items]
+        assert all(i.question_id.startswith("x2-") for i in items) and len({i.question_id for i in items}) >= 60
+        first = {q["table"] for q in external_score.load_questions()}
+        assert not first & set(external_set.tables())          # other tables than the first set's
+        assert not any(i.spec["question"].strip() in "\n".join(lines) for i in items)
+        for item in items[:12]:                                 # the set's reference answers score right
+            assert external_set.score_item(item, item.spec["answer"], _right_reply(item), TurnFacts(tool_calls=1)).correct, \
+                item.id
+        assert answers.main(["--set", "external", "--external", "external2", "--write-files", str(tmp_path)]) == 0
+        assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(external_set.tables())
+        with pytest.raises(KeyError, match="no external set"):
+            external_set.use("external9")
+    finally:
+        external_set.use("external")
+    assert external_set.items(("plain",))[0].question_id.startswith("ext-")
