@@ -39,6 +39,7 @@ from ..answers.spec import PARTS, AnswerSpec, read_spec
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
+from ._answer_routes import RouteTurn, answered_by_route, short_summary as _summary, tables_of as _tables
 
 __all__ = ["TurnEnv", "TurnStore", "TurnContext", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT",
            "MAX_CALLS_PER_REPLY", "CALL_TOKENS", "ANSWER_TOKENS", "OUT_OF_TIME_RESULT"]
@@ -47,7 +48,6 @@ log = logging.getLogger(__name__)
 
 MAX_ROUNDS_TEXT = "(Max tool rounds reached)"
 CANCELLED_TEXT = "(Cancelled)"
-_SUMMARY_CHARS = 200
 #: output tokens of a request that must call a tool, and of any other (compact tool set, i.e. the
 #: small local models): the embedded model's recorded calls take at most ~120 tokens and its
 #: answers at most ~110 (notebooks/cassettes), so these leave 3-5x room while a runaway reply
@@ -139,20 +139,6 @@ class _Cancelled(Exception):
 
 class _OutOfTime(Exception):
     """The question's time budget is spent."""
-
-
-def _summary(text: str) -> str:
-    return result_summary(text, _SUMMARY_CHARS)
-
-
-def _tables(engine: Any) -> list[Any]:
-    if engine is None:
-        return []
-    try:
-        return list(engine.tables())
-    except Exception:
-        log.debug("could not list tables", exc_info=True)
-        return []
 
 
 def _replay_meta(response: Response) -> dict[str, Any] | None:
@@ -625,130 +611,18 @@ class _Turn:
 
         return finish(form, text, computed=computed, grounded=grounded).text
 
-    def _by_program(self) -> bool:
-        """Answer a data question with a pandas program first (see ``_program_path``); True when
-        it answered."""
-        env = self.env
-        if env.answer_strategy not in ("program", "operation"):
-            return False
-        tables = _tables(env.engine)
-        names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
-        if not tables or not mentions_data(self._message, names, asks_form=self._spec.style == PARTS):
-            return False
-        try:
-            tool_names = [d.name for d in env.registry.available(self._tool_context(), env.disabled)]
-        except Exception:
-            tool_names = []
-        if asks_beyond_answers(self._message, tool_names, names):
-            return False          # a chart, a finding, a file, a named tool: the tool loop does it
-        if env.answer_strategy == "operation":
-            return self._by_operation()
-        from ..answers.program_run import warm_up
-        from ._program_runner import ProgramDeclined, program_runner
-        from ._program_path import (PROGRAM_TOOL, answer_by_program, frames_for, program_failed, record_program,
-                                    step_summary)
+    def _routed(self) -> RouteTurn:
+        """What an answer route (a program, an operation) needs of this turn."""
+        def tool_names() -> list[str]:
+            return [d.name for d in self.env.registry.available(self._tool_context(), self.env.disabled)]
 
-        # the runner's first use loads scipy and takes stock of the modules: meanwhile the model writes
-        threading.Thread(target=warm_up, name="program-warm-up", daemon=True).start()
-
-        frames = frames_for(env.engine, env.namespace)
-        if not frames:
-            return False
-        call_id = f"call-{env.turn_id}-program"
-
-        def on_step(kind: str, data: dict[str, Any]) -> None:
-            if kind == "program_start":
-                env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
-                                           "arguments": {"code": data["code"]}})
-            else:
-                status = "error" if data.get("error") else "success"
-                summary = step_summary(data.get("output") or "", data.get("error"))
-                env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
-                                         "status": status, "summary": _summary(summary)})
-
-        context = ""
-        rows_shared = getattr(env, "data_sharing", "rows") == "rows"
-        if rows_shared and refers_back(self._message):     # "And for 2021?": the earlier questions say what "that" is
-            try:
-                earlier = [r for r in env.store.list_records(self.sid)][:-1]
-                # the last question only: shown earlier answers (or several questions), the model
-                # answered those again
-                context = last_question(earlier)
-            except Exception:
-                log.debug("could not read the earlier questions", exc_info=True)
-        cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
-        left = self._deadline.remaining()
-        timeout = env.program_timeout if left is None else max(1.0, min(env.program_timeout, left))
-        # the sandbox runs the program; where there is none, a person approves each one (fail closed)
-        runner = program_runner(gate=env.gate, registry=env.registry, cancel=env.cancel,
-                                waited=self._deadline.extend, clock=self._deadline.now)
-        try:
-            with self._heartbeat():
-                outcome = answer_by_program(backend=env.backend, engine=env.engine, frames=frames,
-                                            question=self._message, spec=self._spec, run_program=runner,
-                                            cancel=cancel,
-                                            on_step=on_step, context=context, timeout=timeout,
-                                            values=rows_shared, scrub=None if rows_shared else scrub_error)
-        except ProgramDeclined as declined:
-            self._check_cancel()
-            env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
-                                     "status": "rejected", "summary": _summary(str(declined))})
-            text = str(declined)
-            env.store.append_record(self.sid, "assistant", text)
-            self.reply.text = text
-            env.answered = True
-            return True
-        self._check_cancel()
-        if outcome.composed is None and not any(a.get("code") for a in outcome.attempts):
-            log.info("the model wrote no program (%s); the tool loop answers", outcome.error)
-            return False
-        live = {t.name for t in _tables(env.engine) if t.kind == "dataframe"}
-        record_program(env, self.sid, self.reply, outcome, call_id, list(frames),
-                       tables=[n for n in frames if n not in live])
-        if outcome.composed is None:
-            # the programs failed: said so in the form asked, with why and what to try. The tool
-            # loop is not tried after them: on the held-out questions it answered none of the
-            # questions whose programs had failed, and took 30-60 s to say so
-            tried = sum(1 for a in outcome.attempts if a.get("code"))
-            text = program_failed(self._spec, outcome.error or "the program failed", tried)
-        else:
-            self._evidence.append(outcome.output)
-            text = humane_numbers(outcome.composed.text, precision=self._spec.precision)
-        env.store.append_record(self.sid, "assistant", text, meta=dict(COMPUTED_ANSWER))
-        self.reply.text = text
-        env.answered = True
-        return True
-
-    def _by_operation(self) -> bool:
-        """Answer a data question with one typed operation (see ``_operation_path``)."""
-        from ._operation_path import OPERATION_TOOL, answer_by_operation, record_operation
-
-        env = self.env
-        call_id = f"call-{env.turn_id}-operation"
-        cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
-        env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,
-                                   "arguments": {}})
-        with self._heartbeat():
-            outcome = answer_by_operation(backend=env.backend, engine=env.engine, question=self._message,
-                                          cancel=cancel, spec=self._spec)
-        self._check_cancel()
-        ok = outcome.composed is not None and outcome.result is not None
-        env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,
-                                 "status": "success" if ok else "error", "summary": _summary(outcome.error or "")})
-        if not ok or outcome.composed is None:
-            log.info("no operation answered (%s); the tool loop answers", outcome.error)
-            return False
-        record_operation(env, self.sid, self.reply, outcome, call_id)
-        self._evidence.append(outcome.result.text)
-        text = outcome.composed.text
-        env.store.append_record(self.sid, "assistant", text)
-        self.reply.text = text
-        env.answered = True
-        return True
+        return RouteTurn(env=self.env, sid=self.sid, reply=self.reply, message=self._message, spec=self._spec,
+                         deadline=self._deadline, evidence=self._evidence, heartbeat=self._heartbeat,
+                         check_cancel=self._check_cancel, tool_names=tool_names)
 
     def _loop(self) -> None:
         env = self.env
-        if self._by_program():
+        if answered_by_route(self._routed()):
             return
         retried: set[str] = set()
         notes: list[str] = []

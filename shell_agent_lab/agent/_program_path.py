@@ -18,7 +18,6 @@ sentence; the tracebacks stay in the programs' cells.
 from __future__ import annotations
 
 import logging
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -27,12 +26,9 @@ from ..answers.compose import SERIES_FOOTER, Composed
 from ..answers.spec import PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import Taken, take_values
 from ..answers.write import nothing_computed, retry_message, write_answer, write_part
-from ..answers.column_names import spelled_as_columns
-from ..answers.least_squares import import_line, stand_ins
-from ..answers.program_repairs import flag_columns, flags_used, mended_calls
-from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble,
-                                      program_prompt, repaired, retry_prompt, with_imports, with_preamble)
-from ..llm.types import ChatOptions, Message
+from ..answers.least_squares import import_line
+from ..answers.program_prompt import FrameView, program_prompt
+from ._program_attempt import draft, first_messages, mend, retry_messages, run_mended
 from ._types import ToolActivity
 
 __all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "program_failed", "step_summary", "cell_code",
@@ -42,8 +38,6 @@ log = logging.getLogger(__name__)
 
 #: the name the program's run is recorded under (a tool call in the records, a Python cell)
 PROGRAM_TOOL = "run_pandas"
-#: tokens a program may take (the longest programs of the answer benchmarks use ~350)
-_MAX_PROGRAM_TOKENS = 700
 #: rows a session table may have to be read into a DataFrame for a program
 _MAX_TABLE_ROWS = 2_000_000
 _ATTEMPTS = 2
@@ -118,30 +112,6 @@ def _views(frames: dict[str, Any], engine: Any, *, values: bool = True) -> list[
     return views
 
 
-def _flag_views(views: list[FrameView], frames: dict[str, Any], code: str) -> list[FrameView] | None:
-    """``views`` with the yes/no columns ``code`` uses but never compares with a value marked to be
-    read as booleans; None when it uses none."""
-    from ..analysis.engine import MISSING_MARKERS    # the markers the column profile knows
-
-    out, marked = [], False
-    for view in views:
-        used = flags_used(code, flag_columns(frames.get(view.name), MISSING_MARKERS))
-        if used:
-            marked = True
-            view = FrameView(view.name, view.rows, view.columns, view.samples,
-                             {**view.hints, **{c: {**(view.hints.get(c) or {}), "flag": pair} for c, pair in used.items()}})
-        out.append(view)
-    return out if marked else None
-
-
-def _problem(run: Any) -> str | None:
-    if getattr(run, "refused", None):
-        return "the program was refused: " + "; ".join(run.refused)
-    if not run.ok:
-        return run.error or "the program failed"
-    return None
-
-
 def _columns(frames: dict[str, Any]) -> dict[str, str]:
     """Each frame column and its dtype as pandas prints it."""
     out: dict[str, str] = {}
@@ -180,62 +150,47 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     """Ask ``backend`` for a program answering ``question`` (read as ``spec``) over ``frames``,
     run it and take the values it binds by name; a program that fails, binds nothing, or binds
     a value of clearly the wrong kind goes back once with why. The answer is written from the
-    best run: every value it computed is shown. ``on_step`` hears "program_start"/"program_end"."""
+    best run: every value it computed is shown. ``on_step`` hears "program_start"/"program_end".
+
+    The stages of one attempt (:mod:`._program_attempt`): draft → mend → run → values taken by
+    name (:func:`..answers.values.take_values`) → what to tell the model when it goes back."""
     started = clock()
     spec = with_columns(spec if spec is not None else read_spec(question), _columns(frames))
     given = list(frames)
     columns = [c for f in frames.values() for c in getattr(f, "columns", []) if isinstance(c, str)]
     views = _views(frames, engine, values=values)
-    first = preamble(views)
     prompt = program_prompt(views, question, spec, context=context)
-    messages = [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
+    messages = first_messages(prompt)
     outcome = ProgramOutcome()
     kept: _Kept | None = None
     error: str | None
     for attempt in range(_ATTEMPTS):
-        options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_MAX_PROGRAM_TOKENS)
-        response = backend.chat(messages, [], options=options)
-        text = response.text or ""
-        code = extract_code(text)
-        if code is None:
-            error = "the reply held no ```python code block"
-            outcome.attempts.append({"code": "", "error": error})
-            outcome.error = error
-            messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, error))]
+        drafted = draft(backend, messages, cancel)
+        if drafted.code is None:
+            missing = drafted.error or "no program"
+            outcome.attempts.append({"code": "", "error": missing})
+            outcome.error = missing
+            messages = retry_messages(prompt, missing)
             continue
-        # scikit-learn's LinearRegression and metrics, which the model reaches for, are numpy stand-ins
-        code, helpers = stand_ins(repaired(code))
-        code, respelled = spelled_as_columns(code, columns)
-        if respelled:
-            log.info("column names respelled as the frames have them: %s", respelled)
-        code, renamed = mended_calls(code)
-        if renamed:
-            log.info("keywords written as their libraries spell them: %s", renamed)
-        body = code
-        code = with_imports(own_frames(with_preamble(body, first), given))
+        mended = mend(drafted.code, columns)
+
+        def started_run(code: str, attempt: int = attempt) -> None:
+            if on_step:
+                on_step("program_start", {"code": code, "attempt": attempt + 1})
+
+        ran = run_mended(mended, views=views, frames=frames, run_program=run_program, timeout=timeout,
+                         on_start=started_run)
+        error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
+        outcome.attempts.append({"code": ran.code, "error": error, "output": ran.run.stdout, "seconds": ran.run.seconds,
+                                 "helpers": import_line(dict(mended.helpers))})
         if on_step:
-            on_step("program_start", {"code": code, "attempt": attempt + 1})
-        run = run_program(code, {**frames, **helpers}, timeout=timeout)
-        error = _problem(run)
-        if error is not None and not getattr(run, "refused", None) and not getattr(run, "timed_out", False):
-            # the same program again with the yes/no columns it uses as numbers read as booleans
-            flags = _flag_views(views, frames, body)
-            if flags is not None:
-                again = with_imports(own_frames(with_preamble(body, preamble(flags)), given))
-                rerun = run_program(again, {**frames, **helpers}, timeout=timeout)
-                if _problem(rerun) is None:
-                    log.info("the program ran with its yes/no columns read as booleans")
-                    code, run, error = again, rerun, None
-        outcome.attempts.append({"code": code, "error": error, "output": run.stdout, "seconds": run.seconds,
-                                 "helpers": import_line(helpers)})
-        if on_step:
-            on_step("program_end", {"code": code, "error": error, "output": run.stdout})
+            on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
         if error is None:
-            taken = take_values(spec, getattr(run, "values", None) or {}, run.stdout)
-            if _answered(taken, spec, run.stdout) and (kept is None or _score(taken, spec) > _score(kept.taken, spec)):
-                kept = _Kept(taken, code, run.stdout, len(outcome.attempts) - 1)
+            taken = take_values(spec, getattr(ran.run, "values", None) or {}, ran.run.stdout)
+            if _answered(taken, spec, ran.run.stdout) and (kept is None or _score(taken, spec) > _score(kept.taken, spec)):
+                kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1)
             told = retry_message(spec, taken)
-            if _answered(taken, spec, run.stdout) and (told is None or not taken.any):
+            if _answered(taken, spec, ran.run.stdout) and (told is None or not taken.any):
                 break            # prose printed without binding `answer`: what it printed answers
             error = told or ("it computed no value: end the program by binding `answer` as asked"
                              if not taken.missing else "; ".join(sorted(set(taken.missing.values()))))
@@ -243,16 +198,11 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         outcome.error = error
         if attempt + 1 == _ATTEMPTS:
             break
-        told = scrub(error) if scrub is not None and error else error
-        # asked afresh with why (and where) it failed: shown its program, the model wrote it again;
-        # the line a run error names is of the program run (the preamble added), so it is quoted
-        number = re.match(r"^line (\d+): ", told or "")
-        lines = code.splitlines()
-        line = lines[int(number.group(1)) - 1] if number and 0 < int(number.group(1)) <= len(lines) else ""
-        for name in given:           # as the model wrote it: its own view's name is the product's
-            line = re.sub(rf"\b{re.escape(name)}_view\b", name, line)
-        told = re.sub(r"^line \d+: ", "", told or "")
-        messages = [Message("system", SYSTEM_PROMPT), Message("user", retry_prompt(prompt, told, line))]
+        # asked afresh with why (and where) it failed: the line a run error names is of the
+        # program as run (the preamble added), so it is quoted from that
+        told = error or "the program failed"
+        messages = retry_messages(prompt, scrub(told) if scrub is not None else told, code=ran.code,
+                                  line=line, given=given)
     if kept is not None:
         outcome.composed = write_answer(spec, kept.taken, kept.output)
         outcome.code, outcome.output = kept.code, kept.output

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["PROGRAM_FILENAME", "fault_hint", "failing_line"]
+__all__ = ["PROGRAM_FILENAME", "fault_hint", "failing_line", "traceback_line"]
 
 #: the file name the program's code carries
 PROGRAM_FILENAME = "<program>"
@@ -54,15 +54,20 @@ _AGGREGATES = {"mean", "sum", "std", "var", "median", "agg", "aggregate", "corr"
                "sem", "skew", "kurt", "cumsum", "pct_change", "diff", "rank", "transform", "apply", "resample"}
 
 
-def failing_line(exc: BaseException, source: str) -> tuple[int | None, ast.stmt | None]:
-    """The program's line the error came from (the innermost of the program's own frames) and
-    the smallest statement that holds it."""
+def traceback_line(tb: TracebackType | None) -> int | None:
+    """The innermost line of a traceback that is the program's own (None when none is)."""
     line: int | None = None
-    tb: TracebackType | None = exc.__traceback__
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == PROGRAM_FILENAME:
             line = tb.tb_lineno
         tb = tb.tb_next
+    return line
+
+
+def failing_line(exc: BaseException, source: str) -> tuple[int | None, ast.stmt | None]:
+    """The program's line the error came from (the innermost of the program's own frames) and
+    the smallest statement that holds it."""
+    line = traceback_line(exc.__traceback__)
     if line is None or not source:
         return line, None
     try:

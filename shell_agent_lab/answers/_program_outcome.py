@@ -7,20 +7,22 @@ standard library only, and no relative import (the sandbox loads it without the 
 """
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import math
 import warnings
 from collections.abc import Mapping
+from decimal import Decimal
 from types import TracebackType
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from shell_agent_lab.answers._program_faults import PROGRAM_FILENAME, fault_hint
+from shell_agent_lab.answers._program_faults import PROGRAM_FILENAME, fault_hint, traceback_line
 
-__all__ = ["PROGRAM_FILENAME", "Capture", "describe", "program_line", "warning_lines", "small_values", "jsonable"]
+__all__ = ["PROGRAM_FILENAME", "Capture", "describe", "error_line", "program_line", "warning_lines", "small_values", "jsonable"]
 
 _MAX_WARNINGS = 5
 _MAX_COLUMNS_SHOWN = 40
@@ -58,12 +60,14 @@ class Capture(io.TextIOBase):
 
 
 def program_line(tb: TracebackType | None) -> str:
-    line = None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == PROGRAM_FILENAME:
-            line = tb.tb_lineno
-        tb = tb.tb_next
+    """``"line 3: "``: where in the program an error came from ("" when not in it)."""
+    line = traceback_line(tb)
     return f"line {line}: " if line else ""
+
+
+def error_line(exc: BaseException) -> int | None:
+    """The program's own line an error came from, as a number (None when not in it)."""
+    return traceback_line(exc.__traceback__)
 
 
 def describe(exc: BaseException, frames: Mapping[str, Any], source: str = "",
@@ -109,21 +113,44 @@ def warning_lines(recorded: list[warnings.WarningMessage]) -> list[str]:
 
 def small_values(scope: Mapping[str, Any], given: set[str]) -> dict[str, Any]:
     """The program's top-level results worth handing to the answer: JSON-able scalars and
-    small lists, dicts and Series (NaN becomes ``None``)."""
+    small lists, dicts and Series (NaN becomes ``None``). ``answer``, the values the program
+    binds for the question, is never dropped for its form: a value of a type JSON has no
+    place for (a ``Period``, a ``Decimal``, a frame) comes back as its text, and each of its
+    parts is kept or written out on its own."""
     kept: dict[str, Any] = {}
     for name, value in scope.items():
         if name.startswith("_") or name in given:
             continue
-        small = jsonable(value, depth=0)
+        small = jsonable(value, depth=0) if name != ANSWER else _answer_value(value)
         if small is not _SKIP:
             kept[name] = small
     return kept
 
 
+#: the name a program binds its answer to
+ANSWER = "answer"
 _SKIP = object()
 
 
+def _answer_value(value: Any) -> Any:
+    """``answer`` as plain data: a dict part by part, each part as :func:`jsonable` gives it or,
+    failing that, as its text; anything else likewise."""
+    if isinstance(value, dict):
+        return {str(k): _as_text_if_needed(v, depth=1) for k, v in list(value.items())[:_SMALL * 5]}
+    return _as_text_if_needed(value, depth=0)
+
+
+def _as_text_if_needed(value: Any, depth: int) -> Any:
+    small = jsonable(value, depth=max(0, depth - 1))
+    if small is not _SKIP:
+        return small
+    text = str(value)
+    return text if len(text) <= _MAX_TEXT_VALUE * 10 else text[: _MAX_TEXT_VALUE * 10] + " …"
+
+
 def jsonable(value: Any, depth: int) -> Any:
+    if value is pd.NaT or value is pd.NA:
+        return None
     if value is None or isinstance(value, (bool, np.bool_)):
         return None if value is None else bool(value)
     if isinstance(value, (int, np.integer)):
@@ -131,12 +158,20 @@ def jsonable(value: Any, depth: int) -> Any:
     if isinstance(value, (float, np.floating)):
         number = float(value)
         return None if math.isnan(number) or math.isinf(number) else number
+    if isinstance(value, Decimal):
+        return jsonable(float(value), depth)
     if isinstance(value, str):
         return value if len(value) <= _MAX_TEXT_VALUE else _SKIP
-    if isinstance(value, (pd.Timestamp, pd.Timedelta, np.datetime64)):
+    if isinstance(value, (pd.Timestamp, pd.Timedelta, np.datetime64, np.timedelta64)):
         return None if pd.isna(value) else str(value)
+    if isinstance(value, (pd.Period, pd.Interval, datetime.date, datetime.time, datetime.timedelta)):
+        return str(value)
     if depth > 0:
         return _SKIP
+    if isinstance(value, (np.ndarray, pd.Index)) and getattr(value, "ndim", 1) == 1 and len(value) <= _SMALL:
+        value = list(value)
+    elif isinstance(value, (set, frozenset)) and len(value) <= _SMALL:
+        value = sorted(value, key=str)
     if isinstance(value, pd.Series) and len(value) <= _SMALL:
         items = {str(k): jsonable(v, depth + 1) for k, v in value.items()}
     elif isinstance(value, dict) and len(value) <= _SMALL:

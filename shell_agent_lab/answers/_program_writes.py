@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ._program_rules import MUTATING_METHODS, at_line, show
 
-__all__ = ["find_writes"]
+__all__ = ["find_writes", "frames_written"]
 
 _PASS_THROUGH_BUILTINS = frozenset({"next", "max", "min"})
 _PASS_THROUGH_METHODS = frozenset({"get", "pop", "setdefault", "pipe", "squeeze", "item",
@@ -29,6 +29,8 @@ class _Kind:
     origin: str = ""
     #: a module, class or builtin: shared with the notebook, not just borrowed from a frame
     shared: bool = False
+    #: the given frame it is, or is taken from ("" for anything else)
+    frame: str = ""
 
     @property
     def fresh(self) -> bool:
@@ -53,9 +55,11 @@ class _WriteChecker:
     def __init__(self, given: set[str]) -> None:
         self.given = given
         self.problems: list[str] = []
+        #: the given frames the program writes to, directly or through what it took from them
+        self.frames: set[str] = set()
 
     def check(self, tree: ast.Module) -> list[str]:
-        state: _State = {name: _Kind(f"the given frame `{name}`") for name in self.given}
+        state: _State = {name: _Kind(f"the given frame `{name}`", frame=name) for name in self.given}
         self._block(tree.body, state, outer=None)
         return self.problems
 
@@ -176,6 +180,8 @@ class _WriteChecker:
             self._expr(target.slice, state, outer)
         kind = self._expr(target.value, state, outer)
         if not kind.fresh:
+            if kind.frame:
+                self.frames.add(kind.frame)
             shown = show(target.value) + (f".{target.attr}" if isinstance(target, ast.Attribute)
                                            else "[…]")
             self._problem(target, f"`{shown}` changes {kind.origin}: {_hint(kind)}")
@@ -288,3 +294,11 @@ def _op(op: ast.operator) -> str:
 def find_writes(tree: ast.Module, given: set[str]) -> list[str]:
     """The writes in ``tree`` to objects the program did not build, one problem per write."""
     return _WriteChecker(given).check(tree)
+
+
+def frames_written(tree: ast.Module, given: set[str]) -> set[str]:
+    """The given frames ``tree`` writes to, directly or through a frame it took from one
+    (``f = df[df.x > 0]; f['y'] = 1``)."""
+    checker = _WriteChecker(given)
+    checker.check(tree)
+    return checker.frames

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from ._program_writes import frames_written
 from .program_repairs import flag_conversion
 from .spec import ANSWER, PROSE, AnswerSpec, Part
 
@@ -275,7 +276,7 @@ def own_frames(code: str, given: Sequence[str]) -> str:
         tree = ast.parse(code)
     except SyntaxError:
         return code
-    changed = sorted(_writes(tree, names))
+    changed = sorted(_writes(tree, names) | frames_written(tree, names))
     if not changed:
         return code
     mapping = {n: f"{n}_view" for n in changed}

@@ -6,6 +6,9 @@
   ``method=`` (``interpolation=`` is gone); ``scipy.stats.iqr`` still calls it
   ``interpolation=``. A small model mixes the two up; :func:`mended_calls` writes each call
   the way its library spells it, before the program runs.
+- **Changes made in place.** ``df.dropna(inplace=True)`` is written ``df = df.dropna()`` and
+  ``df['a'].fillna(0, inplace=True)`` is written ``df['a'] = df['a'].fillna(0)``: the same result
+  (the second one, under pandas 3's Copy-on-Write, is what the program meant and did not get).
 - **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
   ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
   (``df['Converted'].mean()``), and the run fails on text arithmetic. :func:`flag_columns` finds
@@ -18,7 +21,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping, Sequence
 
-__all__ = ["mended_calls", "flag_columns", "flags_used", "flag_conversion"]
+__all__ = ["mended_calls", "without_inplace", "flag_columns", "flags_used", "flag_conversion"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -89,6 +92,38 @@ def mended_calls(code: str) -> tuple[str, list[str]]:
         if data[col: col + len(old)].decode("utf-8", "replace") == old:
             lines[lineno - 1] = (data[:col] + new.encode("utf-8") + data[col + len(old):]).decode("utf-8")
     return "\n".join(lines), changed
+
+
+def without_inplace(code: str) -> tuple[str, list[str]]:
+    """``code`` with each statement ``X.method(…, inplace=True)`` written ``X = X.method(…)``
+    (``X`` a name, an attribute or an item), and the methods so rewritten. Code that does not
+    parse is returned as it is."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    lines = code.splitlines()
+    edits: list[tuple[ast.stmt, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+            continue
+        call = node.value
+        flagged = [k for k in call.keywords if k.arg == "inplace"]
+        if len(flagged) != 1 or not (isinstance(flagged[0].value, ast.Constant) and flagged[0].value.value is True):
+            continue
+        if not (isinstance(call.func, ast.Attribute) and isinstance(call.func.value, (ast.Name, ast.Attribute, ast.Subscript))):
+            continue
+        target = call.func.value
+        kept = ast.Call(func=call.func, args=call.args, keywords=[k for k in call.keywords if k.arg != "inplace"])
+        assign = ast.Assign(targets=[target], value=kept, lineno=node.lineno)
+        edits.append((node, ast.unparse(assign)))
+    changed = []
+    for node, text in sorted(edits, key=lambda e: e[0].lineno, reverse=True):
+        end = node.end_lineno or node.lineno
+        indent = lines[node.lineno - 1][: node.col_offset]
+        lines[node.lineno - 1: end] = [indent + text]
+        changed.append(f"line {node.lineno}: inplace=True → assignment")
+    return ("\n".join(lines), sorted(changed)) if edits else (code, [])
 
 
 def flag_columns(frame: Any, missing: Sequence[str]) -> dict[str, tuple[str, str]]:

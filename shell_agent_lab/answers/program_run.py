@@ -34,7 +34,7 @@ from typing import Any
 import pandas as pd
 
 from ._program_guards import Blocked, Capture, guard_names, make_builtins, rewrite
-from ._program_outcome import PROGRAM_FILENAME, describe, program_line, small_values, warning_lines
+from ._program_outcome import PROGRAM_FILENAME, describe, error_line, program_line, small_values, warning_lines
 from ._program_rules import module_allowed
 from .program_check import check_program
 
@@ -65,6 +65,8 @@ class ProgramRun:
     timed_out: bool = False
     isolated: bool = False
     unavailable: bool = False
+    #: the program's line the error came from (its own numbering), when it names one
+    line: int | None = None
 
 
 class _Stopped(BaseException):
@@ -155,7 +157,9 @@ def _from_reply(reply: Mapping[str, Any]) -> ProgramRun:
     found = reply.get("warnings")
     seconds = reply.get("seconds")
     error = reply.get("error")
+    line = reply.get("line")
     return ProgramRun(ok=reply.get("ok") is True and error is None, stdout=text("stdout"),
+                      line=line if isinstance(line, int) and not isinstance(line, bool) and line > 0 else None,
                       error=error[:2000] if isinstance(error, str) else None,
                       seconds=float(seconds) if isinstance(seconds, (int, float)) else 0.0,
                       values=values if isinstance(values, dict) else {},
@@ -191,6 +195,7 @@ def _run(source: str, frames: Mapping[str, Any], timeout: float,
         return ProgramRun(ok=False, error=f"the program could not be compiled: {exc}",
                           seconds=time.monotonic() - started)
     error: str | None = None
+    line: int | None = None
     timed_out = False
     recorded: list[warnings.WarningMessage] = []
     with _copy_on_write():
@@ -211,13 +216,15 @@ def _run(source: str, frames: Mapping[str, Any], timeout: float,
                          "vectorised pandas operations instead of Python loops")
             except Blocked as exc:
                 error = f"{program_line(exc.__traceback__)}refused while running: {exc}"
+                line = error_line(exc)
             except BaseException as exc:  # the program's own error, reported, never raised
                 error = describe(exc, frames, source, scope)
+                line = error_line(exc)
     seconds = time.monotonic() - started
     return ProgramRun(ok=error is None, stdout=capture.text(), error=error,
                       seconds=round(seconds, 3),
                       values=small_values(scope, set(frames)) if error is None else {},
-                      warnings=warning_lines(recorded), timed_out=timed_out)
+                      warnings=warning_lines(recorded), timed_out=timed_out, line=line)
 
 
 def _run_with_deadline(code: Any, scope: dict[str, Any], deadline: float) -> None:

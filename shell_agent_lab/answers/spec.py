@@ -114,8 +114,11 @@ _CUES: Mapping[str, frozenset[str]] = {
 }
 _CUE_WORDS = frozenset().union(*_CUES.values())
 _ARTICLES = frozenset({"a", "an", "the", "one", "either", "both", "each", "of", "as"})
-#: words that link a part's name to what is said of it: "dof as an integer", "r to 4 decimals"
-_LINK = r"(?:as|to|in|is|are|be|should|must|rounded|=|:|being)"
+#: a part's name followed by what is said of it: a linking word ("dof as an integer", "r to 4
+#: decimals") or an article ("n an integer")
+_SAID = r"(?:as|to|in|is|are|be|should|must|rounded|=|:|being|a|an|the|one)"
+#: what may stand between a part's name and what is said of it: an aside in parentheses
+_ASIDE = r"(?:\s*\([^()\n]{0,80}\))?"
 
 
 def _words(text: str) -> list[str]:
@@ -282,7 +285,9 @@ def _descriptions(text: str, tokens: list[re.Match[str]]) -> list[str]:
     refs = []
     for t, holder in zip(tokens, holders):
         names = [t.group(1)]
-        if holder and holder.lower() not in shared and holder.lower() not in _META_VALUES and holder != t.group(1):
+        # a placeholder only one part has names that part, however plain ("@r[value] @ok[answer],
+        # where … answer is yes or no"); one several parts share names none of them
+        if holder and holder.lower() not in shared and holder != t.group(1) and re.fullmatch(r"[\w.]+", holder):
             names.append(holder)
         refs.append(names)
     first = tokens[0].start() if tokens else 0
@@ -291,16 +296,18 @@ def _descriptions(text: str, tokens: list[re.Match[str]]) -> list[str]:
         others = [re.escape(n) for j, ns in enumerate(refs) if j != i for n in ns]
         # a clause ends at a sentence end, a semicolon, a line break, or where another part is named
         clause_end = r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]" + (
-            rf"|[\"'`]?\b(?:{'|'.join(others)})\b[\"'`]?\s+{_LINK}\s" if others else "")
+            rf"|[\"'`]?\b(?:{'|'.join(others)})\b[\"'`]?{_ASIDE}\s+{_SAID}\s" if others else "")
         end = tokens[i + 1].start() if i + 1 < len(tokens) else len(text)
         after = masked[t.end():end]
-        stop = re.search(clause_end, after)
+        # a "where …" after the parts speaks of them all: each part takes from it only the
+        # clause that names it (below), and the precision it gives all of them (``_overall``)
+        stop = re.search(clause_end + r"|\bwhere\b", after)
         after = after[: stop.start()] if stop else after
         own = []
         for name in refs[i]:
             # what the format instruction (from the first part on) says of it: the question's
             # own sentences before it speak of the data ("some rows are duplicates"), not the answer
-            for m in re.finditer(rf"(?<![\w.@\[])[\"'`]?{re.escape(name)}[\"'`]?\s+{_LINK}\s", masked[first:]):
+            for m in re.finditer(rf"(?<![\w.@\[])[\"'`]?{re.escape(name)}[\"'`]?{_ASIDE}\s+{_SAID}\s", masked[first:]):
                 tail = masked[first + m.end():]
                 cut = re.search(clause_end, tail)
                 own.append(tail[: cut.start() if cut else 200])

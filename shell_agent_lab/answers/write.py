@@ -115,14 +115,14 @@ def write_part(value: Any, part: Part) -> Written:
         if kind == "count":
             if float(number).is_integer():
                 return Written(str(int(number)))
-            return Written(plain_number(number), f"{plain_number(number)} is not a whole number")
+            return Written(plain_number(number), f"{plain_number(number)} is not a whole number", True)
         if kind == "any" and isinstance(value, int):
             return Written(str(value))          # an integer is no rounded number: an id, a year, a count
         if kind in ("number", "any", "list", "date"):
             return Written(shown)
         if kind == "label":
             return Written(shown, f"{shown} is a number where {_describe(part)} was asked", True)
-        return Written(shown, f"{shown} is a number where yes or no was asked")
+        return Written(shown, f"{shown} is a number where yes or no was asked", kind == "yesno")
     if kind in ("number", "count"):
         return Written(text, f"{text!r} is not {_describe(part)}", True)
     if kind == "yesno":
@@ -143,7 +143,11 @@ def retry_message(spec: AnswerSpec, taken: Taken) -> str | None:
     for part in spec.parts:
         if part.name in taken.values:
             written = write_part(taken.values[part.name], part)
-            if written.clear:
+            if written.clear and part.kind in ("count", "yesno") and not part.allowed:
+                # a p-value where yes/no was asked, a statistic where a count was: what it holds
+                told.append(f"{_name(part)} came out as {written.text}, but the question asks for "
+                            f"{_describe(part)}: bind {_describe(part)} there, computed as the question says")
+            elif written.clear:
                 what = f"which {part.subject}" if part.subject else _describe(part)
                 where = f" (from column {part.column!r})" if part.column else ""
                 told.append(f"{_name(part)} came out as {written.text}, but the question asks for {what}: bind "

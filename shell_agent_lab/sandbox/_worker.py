@@ -215,7 +215,7 @@ def _module(name: str) -> Any:
 
 def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) -> dict[str, Any]:
     """Run the program. The caller names its runtime: a module with ``PROGRAM_FILENAME``,
-    ``Capture`` (its standard output), ``describe``, ``small_values`` and ``warning_lines``."""
+    ``Capture`` (its standard output), ``describe``, ``error_line``, ``small_values`` and ``warning_lines``."""
     outcome = _module(message["runtime"])
     given = {name: frames[key].copy(deep=False) for name, key in message.get("frames", {}).items()}
     scope: dict[str, Any] = {"__name__": "__program__", **given}
@@ -225,7 +225,7 @@ def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) ->
         scope.update({alias: offered[name] for alias, name in helpers.items() if name in offered})
     capture = outcome.Capture(int(message.get("max_output", 20000)))
     sys.stdout = sys.stderr = capture
-    error, timed_out = None, False
+    error, timed_out, line = None, False, None
 
     def stop(signum: int, frame: Any) -> None:
         raise _Stopped
@@ -247,11 +247,12 @@ def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) ->
                      "operations instead of Python loops")
         except BaseException as exc:  # the program's own error: one line for the model
             error = outcome.describe(exc, given, message["source"], scope)
+            line = outcome.error_line(exc)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
     values = outcome.small_values(scope, set(given) | set(helpers)) if error is None else {}
     return {"ok": error is None, "stdout": capture.text(), "error": error, "values": values,
-            "warnings": outcome.warning_lines(recorded), "timed_out": timed_out}
+            "warnings": outcome.warning_lines(recorded), "timed_out": timed_out, "line": line}
 
 
 if __name__ == "__main__":

@@ -272,6 +272,24 @@ def test_a_value_outside_the_options_the_question_lists_goes_back_with_them(prog
     assert "region came out as 2, but the question asks for one of North, South, East, West" in told
 
 
+def test_a_statistic_bound_where_a_count_or_a_yes_no_is_asked_goes_back_once(program_agent):
+    """chi2_contingency's fields bound to the wrong parts: the p-value lands in the degrees of
+    freedom and the statistic in the yes/no part; both go back with what each part holds."""
+    wrong = ("from scipy import stats\nt = pd.crosstab(sales['region'], sales['units'] > 2)\n"
+             "res = stats.chi2_contingency(t)\nanswer = {'dof': float(res.pvalue), 'independent': float(res.statistic)}")
+    right = ("from scipy import stats\nt = pd.crosstab(sales['region'], sales['units'] > 2)\n"
+             "res = stats.chi2_contingency(t)\n"
+             "answer = {'dof': int(res.dof), 'independent': 'yes' if res.pvalue >= 0.05 else 'no'}")
+    backend = ScriptedBackend([_program(wrong), _program(right)])
+    agent, _ = program_agent(backend)
+    r = agent.run("Are region and large orders independent (chi-square)?\n"
+                  "Format: @dof[degrees of freedom, an integer] @independent[yes or no]")
+    told = backend.requests[1].messages[-1].content
+    assert "dof came out as" in told and "but the question asks for a whole number" in told
+    assert "independent came out as" in told and "but the question asks for yes or no" in told
+    assert r.text == "@dof[2]\n@independent[Yes]"         # 3 regions x 2: (3 - 1) x (2 - 1)
+
+
 def test_a_regression_written_with_scikit_learn_runs_on_the_stand_in_and_its_cell_reproduces_it(program_agent):
     frame = pd.DataFrame({"km": [1.0, 2.0, 3.0, 4.0, None], "fare": [3.1, 4.9, 7.2, 8.8, 5.0]})
     code = ("from sklearn.linear_model import LinearRegression\n"

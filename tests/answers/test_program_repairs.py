@@ -38,3 +38,32 @@ def test_a_flag_column_compared_with_its_values_is_not_used_as_booleans():
     code = "a = df['Converted'].mean()\nb = (df['Churned'] == 'Y').sum()\nc = df['Other'].sum()"
     assert flags_used(code, flags) == {"Converted": ("Yes", "No")}
     assert flags_used("df[", flags) == {}
+
+
+def test_changes_made_in_place_become_assignments_that_run_and_pass_the_check():
+    from shell_agent_lab.answers.program_check import check_program
+    from shell_agent_lab.answers.program_prompt import own_frames
+    from shell_agent_lab.answers.program_repairs import without_inplace
+    from shell_agent_lab.answers.program_run import run_program_in_kernel
+
+    code = ("kept = df[df['sales'] > 0]\n"
+            "kept.dropna(subset=['units'], inplace=True)\n"
+            "kept['units'].fillna(0, inplace=True)\n"
+            "if len(kept):\n"
+            "    kept.sort_values('sales',\n"
+            "                     inplace=True)\n"
+            "kept['share'] = kept['sales'] / kept['sales'].sum()\n"
+            "print(round(kept['share'].sum(), 2), kept.fillna(0, inplace=False).shape[0] > 0)")
+    mended, changed = without_inplace(code)
+    assert changed == ["line 2: inplace=True → assignment", "line 3: inplace=True → assignment",
+                       "line 5: inplace=True → assignment"]
+    assert "kept = kept.dropna(subset=['units'])" in mended and "kept['units'] = kept['units'].fillna(0)" in mended
+    assert "    kept = kept.sort_values('sales')" in mended and "inplace=False" in mended
+    # a frame taken from a given one and then written to: the program works on its own view
+    program = own_frames(mended, ["df"])
+    assert check_program(program, given=["df"]) == []
+    frame = pd.DataFrame({"sales": [1.0, 2.0, 0.0], "units": [1, None, 3]})
+    run = run_program_in_kernel(program, {"df": frame})
+    assert run.ok and run.stdout == "1.0 True\n", run.error
+    assert frame["units"].isna().sum() == 1 and "share" not in frame          # the notebook's frame as it was
+    assert without_inplace("df.dropna(inplace=True") == ("df.dropna(inplace=True", [])

@@ -226,6 +226,23 @@ def test_values_keep_small_jsonable_results(frames):
     json.dumps(run.values, allow_nan=False)
 
 
+def test_an_answer_is_never_dropped_for_its_type(frames):
+    """A month as a Period, the top names as an Index, numbers as an array: each part comes back
+    (as its text when JSON has no place for it), and one odd part does not take the others."""
+    source = ("import pandas as pd\nimport numpy as np\n"
+              "by_month = df.groupby(pd.to_datetime(df['when']).dt.to_period('M')).size()\n"
+              "answer = {'busiest': by_month.idxmax(), 'count': by_month.max(),\n"
+              "          'top': df.groupby('region')['sales'].sum().nlargest(2).index,\n"
+              "          'spread': np.array([1.5, 2.0]), 'table': df[['region']].head(1)}\n")
+    run = run_program(source, frames)
+    assert run.ok, run.error
+    got = run.values["answer"]
+    assert isinstance(got["busiest"], str) and len(got["busiest"]) == 7          # "2023-03"
+    assert isinstance(got["count"], int) and isinstance(got["top"], list) and len(got["top"]) == 2
+    assert got["spread"] == [1.5, 2.0] and "region" in got["table"]
+    json.dumps(run.values, allow_nan=False)
+
+
 def test_the_callers_trace_function_is_restored(frames):
     def tracer(frame, event, arg):
         return None

@@ -238,3 +238,24 @@ def test_a_printed_series_keeps_its_lines_and_states_its_values():
     printed = "species\nAdelie       152\nGentoo       124\nChinstrap     68\nName: count, dtype: int64\n"
     out = write_answer(spec, take_values(spec, {"answer": {"Adelie": 152, "Gentoo": 124, "Chinstrap": 68}}), printed)
     assert out.text == "```text\nspecies\nAdelie       152\nGentoo       124\nChinstrap     68\n```"
+
+
+# -- a "where …" that describes several parts: each part takes only its own clause --------------
+@pytest.mark.parametrize("question,expected", [
+    ("Which region spends most, and how much? Format: @region[name] @spend[value], where name is the region "
+     "as written in the data and value is a number rounded to two decimal places.",
+     [("region", "label", None), ("spend", "number", 2)]),
+    ("Is the link significant? Format: @r_a[value] @r_b[value] @ok[answer], where both correlations are "
+     "rounded to three decimals and answer is \"yes\" or \"no\".",
+     [("r_a", "any", 3), ("r_b", "any", 3), ("ok", "yesno", None)]),
+    ("Count and average them. Format: @k[n] @avg[value], n an integer, value rounded to 2 decimals.",
+     [("k", "count", 0), ("avg", "number", 2)]),
+    ("Fit the line. Format: @grade[value] @fit[value] -- grade rounded to 4 decimal places and fit "
+     "(the coefficient of determination) rounded to 3 decimal places.",
+     [("grade", "number", 4), ("fit", "number", 3)]),
+    ("Which shade leads, and by how much? Format: @leader[shade] @gap[value] where shade is written as in "
+     "the data and value is a percentage rounded to 2 decimal places.",
+     [("leader", "label", None), ("gap", "number", 2)]),
+])
+def test_each_part_takes_its_own_clause_of_a_shared_where(question, expected):
+    assert [(p.name, p.kind, p.decimals) for p in read_spec(question).parts] == expected

@@ -50,6 +50,15 @@ def test_a_failed_program_gets_the_same_hint_inside_as_in_the_kernel(sandbox):
     assert "'region' is the index of totals here, not a column" in inside.error
 
 
+def test_an_answer_of_pandas_types_comes_back_from_the_sandbox_as_in_the_kernel(sandbox):
+    source = ("import pandas as pd\nby = df.groupby('region')['sales'].sum()\n"
+              "answer = {'top': by.nlargest(2).index, 'month': pd.Period('2023-03', 'M'), 'n': by.size}")
+    inside = run_program(source, sales_frames(), sandbox=sandbox)
+    assert inside.isolated and inside.ok, inside.error
+    assert inside.values["answer"] == run_program_in_kernel(source, sales_frames()).values["answer"]
+    assert inside.values["answer"]["month"] == "2023-03" and len(inside.values["answer"]["top"]) == 2
+
+
 def test_a_frame_travels_once_and_again_when_it_changes(sandbox):
     df = pd.DataFrame({"x": list(range(1000))})
     before = sandbox.shipped

@@ -1,0 +1,148 @@
+"""One attempt of the program path, as typed stages: the program asked for (:func:`draft`), the
+slips code can mend mended (:func:`mend`), the run (:func:`run_mended`), and, when it has to go
+back to the model, the request that says why (:func:`retry_messages`).
+
+Each stage takes and returns plain typed values; :func:`..._program_path.answer_by_program`
+chains them and keeps the best run. No stage reads the question's words: the spec was read once
+on the turn, and a run's error comes back with the program's line as a number.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from ..answers.column_names import spelled_as_columns
+from ..answers.least_squares import stand_ins
+from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble, repaired,
+                                      retry_prompt, with_imports, with_preamble)
+from ..answers.program_repairs import flag_columns, flags_used, mended_calls, without_inplace
+from ..llm.types import ChatOptions, Message
+
+__all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages"]
+
+log = logging.getLogger(__name__)
+
+#: tokens a program may take (the longest programs of the answer benchmarks use ~350)
+MAX_PROGRAM_TOKENS = 700
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What the model wrote: the program, or why there is none."""
+
+    code: str | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Mended:
+    """The program with the slips code mends mended, and the stand-ins it is handed."""
+
+    body: str
+    helpers: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ran:
+    """One run: the code as run (imports and preamble added), its outcome, and its problem."""
+
+    code: str
+    run: Any
+    error: str | None
+
+
+def first_messages(prompt: str) -> list[Message]:
+    return [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
+
+
+def draft(backend: Any, messages: Sequence[Message], cancel: Any = None) -> Draft:
+    """Ask for the program; its first fenced block (or the reply, when it is code)."""
+    options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=MAX_PROGRAM_TOKENS)
+    response = backend.chat(list(messages), [], options=options)
+    code = extract_code(response.text or "")
+    if code is None:
+        return Draft(None, "the reply held no ```python code block")
+    return Draft(code)
+
+
+def mend(code: str, columns: Sequence[str]) -> Mended:
+    """scikit-learn's LinearRegression and metrics (which the model reaches for) as numpy
+    stand-ins, ``@name = …`` as ``name = …``, column names as the frames spell them, keywords
+    as their libraries spell them, and ``x.method(…, inplace=True)`` as ``x = x.method(…)``."""
+    body, helpers = stand_ins(repaired(code))
+    body, respelled = spelled_as_columns(body, list(columns))
+    if respelled:
+        log.info("column names respelled as the frames have them: %s", respelled)
+    body, renamed = mended_calls(body)
+    if renamed:
+        log.info("keywords written as their libraries spell them: %s", renamed)
+    body, assigned = without_inplace(body)
+    if assigned:
+        log.info("changes made in place written as assignments: %s", assigned)
+    return Mended(body, helpers)
+
+
+def _problem(run: Any) -> str | None:
+    if getattr(run, "refused", None):
+        return "the program was refused: " + "; ".join(run.refused)
+    if not run.ok:
+        return str(run.error or "the program failed")
+    return None
+
+
+def run_mended(mended: Mended, *, views: Sequence[FrameView], frames: Mapping[str, Any],
+               run_program: Callable[..., Any], timeout: float,
+               on_start: Callable[[str], None] | None = None) -> Ran:
+    """Run the program over ``frames`` (each under its own name, with the preamble that reads
+    text numbers and dates). When it fails on its own (not refused, not out of time) and uses
+    yes/no columns as numbers, the same program runs once more with those columns read as
+    booleans, with no new request to the model."""
+    given = list(frames)
+    inputs = {**frames, **mended.helpers}
+    code = with_imports(own_frames(with_preamble(mended.body, preamble(list(views))), given))
+    if on_start:
+        on_start(code)
+    run = run_program(code, inputs, timeout=timeout)
+    error = _problem(run)
+    if error is not None and not getattr(run, "refused", None) and not getattr(run, "timed_out", False):
+        flags = _flag_views(list(views), frames, mended.body)
+        if flags is not None:
+            again = with_imports(own_frames(with_preamble(mended.body, preamble(flags)), given))
+            rerun = run_program(again, inputs, timeout=timeout)
+            if _problem(rerun) is None:
+                log.info("the program ran with its yes/no columns read as booleans")
+                return Ran(again, rerun, None)
+    return Ran(code, run, error)
+
+
+def _flag_views(views: list[FrameView], frames: Mapping[str, Any], code: str) -> list[FrameView] | None:
+    """``views`` with the yes/no columns ``code`` uses but never compares with a value marked to be
+    read as booleans; None when it uses none."""
+    from ..analysis.engine import MISSING_MARKERS    # the markers the column profile knows
+
+    out, marked = [], False
+    for view in views:
+        used = flags_used(code, flag_columns(frames.get(view.name), MISSING_MARKERS))
+        if used:
+            marked = True
+            view = FrameView(view.name, view.rows, view.columns, view.samples,
+                             {**view.hints, **{c: {**(view.hints.get(c) or {}), "flag": pair} for c, pair in used.items()}})
+        out.append(view)
+    return out if marked else None
+
+
+def retry_messages(prompt: str, error: str, *, code: str = "", line: int | None = None,
+                   given: Sequence[str] = ()) -> list[Message]:
+    """The first request again with why the program failed and, when the run names one, the
+    line that failed as the model wrote it. The failed program itself is not shown: shown it,
+    the small model wrote the same program again."""
+    quoted = ""
+    lines = code.splitlines()
+    if line is not None and 0 < line <= len(lines):
+        quoted = lines[line - 1]
+        for name in given:           # as the model wrote it: its own view's name is the product's
+            quoted = re.sub(rf"\b{re.escape(name)}_view\b", name, quoted)
+    told = error.removeprefix(f"line {line}: ") if line is not None else error
+    return first_messages(retry_prompt(prompt, told, quoted))
