@@ -21,7 +21,7 @@ from ._summaries import result_summary
 from ._tool_sets import asks_beyond_answers
 from ._types import Reply
 
-__all__ = ["RouteTurn", "answered_by_route", "answered_by_program", "answered_by_operation", "tables_of",
+__all__ = ["RouteTurn", "answered_by_program", "answered_by_operation", "tables_of",
            "short_summary"]
 
 log = logging.getLogger(__name__)
@@ -59,11 +59,6 @@ class RouteTurn:
     heartbeat: Callable[[], ContextManager[Any]]
     check_cancel: Callable[[], None]
     tool_names: Callable[[], list[str]]
-
-
-def answered_by_route(turn: RouteTurn) -> bool:
-    """True when a route answered the question (the tool loop is then not asked)."""
-    return answered_by_program(turn)
 
 
 def answered_by_program(turn: RouteTurn) -> bool:

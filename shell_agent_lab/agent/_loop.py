@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
 from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
-from ..context.builder import last_question, refers_back
 from ..llm.cpu_load import LoadWatch
 from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
 from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
-from ..sharing import COMPUTED_ANSWER, model_view, record_meta, scrub_error
+from ..sharing import model_view, record_meta
 from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolEngine, ToolError, ToolRegistry, ToolResult, ToolSettings
 from . import _context
@@ -37,9 +36,9 @@ from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMIS
 from ..answers.numbers import humane_numbers
 from ..answers.spec import PARTS, AnswerSpec, read_spec
 from ._summaries import result_summary
-from ._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools, first_call_tools
+from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
-from ._answer_routes import RouteTurn, answered_by_route, short_summary as _summary, tables_of as _tables
+from ._answer_routes import RouteTurn, answered_by_program, short_summary as _summary, tables_of as _tables
 
 __all__ = ["TurnEnv", "TurnStore", "TurnContext", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT",
            "MAX_CALLS_PER_REPLY", "CALL_TOKENS", "ANSWER_TOKENS", "OUT_OF_TIME_RESULT"]
@@ -622,7 +621,7 @@ class _Turn:
 
     def _loop(self) -> None:
         env = self.env
-        if answered_by_route(self._routed()):
+        if answered_by_program(self._routed()):   # or by one operation, as configured
             return
         retried: set[str] = set()
         notes: list[str] = []

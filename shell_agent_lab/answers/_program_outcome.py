@@ -2,8 +2,9 @@
 error (with a hint for the slips small models make), the warnings it raised, and its top-level
 values as plain JSON data.
 
-Shared by the sandbox's program process and the approved in-kernel run: numpy, pandas and the
-standard library only, and no relative import (the sandbox loads it without the package).
+Shared by the sandbox's program process and the approved in-kernel run: numpy, pandas, the
+standard library and this package's pure answer modules only, imported by their full names (the
+sandbox loads the package's folders as bare namespaces, without their ``__init__``).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from shell_agent_lab.answers._program_faults import PROGRAM_FILENAME, fault_hint, traceback_line
+from shell_agent_lab.answers.values import ANSWER_VARIABLE
 
 __all__ = ["PROGRAM_FILENAME", "Capture", "describe", "error_line", "program_line", "warning_lines", "small_values", "jsonable"]
 
@@ -121,14 +123,12 @@ def small_values(scope: Mapping[str, Any], given: set[str]) -> dict[str, Any]:
     for name, value in scope.items():
         if name.startswith("_") or name in given:
             continue
-        small = jsonable(value, depth=0) if name != ANSWER else _answer_value(value)
+        small = jsonable(value, depth=0) if name != ANSWER_VARIABLE else _answer_value(value)
         if small is not _SKIP:
             kept[name] = small
     return kept
 
 
-#: the name a program binds its answer to
-ANSWER = "answer"
 _SKIP = object()
 
 
@@ -136,12 +136,12 @@ def _answer_value(value: Any) -> Any:
     """``answer`` as plain data: a dict part by part, each part as :func:`jsonable` gives it or,
     failing that, as its text; anything else likewise."""
     if isinstance(value, dict):
-        return {str(k): _as_text_if_needed(v, depth=1) for k, v in list(value.items())[:_SMALL * 5]}
-    return _as_text_if_needed(value, depth=0)
+        return {str(k): _as_text_if_needed(v) for k, v in list(value.items())[:_SMALL * 5]}
+    return _as_text_if_needed(value)
 
 
-def _as_text_if_needed(value: Any, depth: int) -> Any:
-    small = jsonable(value, depth=max(0, depth - 1))
+def _as_text_if_needed(value: Any) -> Any:
+    small = jsonable(value, depth=0)
     if small is not _SKIP:
         return small
     text = str(value)
