@@ -65,9 +65,10 @@ class ShellAgent(Configurable):
                                  "models, which need it to write SQL.")
     tool_set = Unicode(None, allow_none=True, config=True,
                        help='"full" offers every tool on every request; "compact" offers query_sql and '
-                            'statistics plus the tools a message asks for, with a short base prompt, and '
-                            'requires a tool call to start the answer to a question about the data. None: '
-                            'compact for local models (a profile may set "tool_set"), full otherwise.')
+                            'statistics plus the tool of the way the message goes (route_by_model), with '
+                            'a short base prompt, and requires a tool call to start the answer to a '
+                            'question about the data. None: compact for local models (a profile may set '
+                            '"tool_set"), full otherwise.')
     answer_strategy = Enum(("auto", "program", "operation", "tools"), default_value="auto", config=True,
                            help='How a question about the data is answered: "program" (the model writes a '
                                 'short pandas program over the notebook\'s DataFrames; the product checks it, '
@@ -78,6 +79,12 @@ class ShellAgent(Configurable):
                                 'tool loop), "auto" (program with the compact tool set, i.e. local models; '
                                 'tools otherwise).')
     program_timeout = Float(30.0, config=True, help="Seconds a pandas program may run before it is stopped.")
+    route_by_model = Bool(True, config=True,
+                          help="With the compact tool set: where a message names no answer form, file or "
+                               "tool, ask the model (under a schema of the ways) whether it is a question "
+                               "about the data, a request for a chart, a memory, a Finding, a file, a "
+                               "report …, or a reply in words. False: every message about loaded data goes "
+                               "the answer way without asking.")
     max_tool_rounds = Int(10, config=True, help="Model calls per turn before the turn stops.")
     question_budget = Float(90.0, config=True,
                             help="Seconds one question may take (model requests and tool calls); when "

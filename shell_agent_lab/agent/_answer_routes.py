@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, ContextManager
 
 from ..answers.numbers import humane_numbers
-from ..answers.spec import PARTS, AnswerSpec
+from ..answers.spec import AnswerSpec
 from ..context.builder import last_question, refers_back
 from ..sharing import COMPUTED_ANSWER, scrub_error
 from ._budget import Deadline, DeadlineEvent
-from ._loopguard import mentions_data
+from ._route import Route
 from ._summaries import result_summary
-from ._tool_sets import asks_beyond_answers
 from ._types import Reply
 
 __all__ = ["RouteTurn", "answered_by_program", "answered_by_operation", "tables_of",
@@ -58,7 +57,7 @@ class RouteTurn:
     evidence: list[str]                        # results the answer's numbers may come from
     heartbeat: Callable[[], ContextManager[Any]]
     check_cancel: Callable[[], None]
-    tool_names: Callable[[], list[str]]
+    route: Route                               # the way the message goes (``_route``)
 
 
 def answered_by_program(turn: RouteTurn) -> bool:
@@ -67,16 +66,8 @@ def answered_by_program(turn: RouteTurn) -> bool:
     env = turn.env
     if env.answer_strategy not in ("program", "operation"):
         return False
-    tables = tables_of(env.engine)
-    names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
-    if not tables or not mentions_data(turn.message, names, asks_form=turn.spec.style == PARTS):
-        return False
-    try:
-        tool_names = turn.tool_names()
-    except Exception:
-        tool_names = []
-    if asks_beyond_answers(turn.message, tool_names, names):
-        return False          # a chart, a finding, a file, a named tool: the tool loop does it
+    if not turn.route.answers:
+        return False          # a chart, a finding, a file, a named tool, a reply: the tool loop does it
     if env.answer_strategy == "operation":
         return answered_by_operation(turn)
     from ..answers.program_run import warm_up

@@ -18,7 +18,7 @@ from ..llm.errors import CancelledError, LLMError, ToolArgumentsError
 from ..llm.cpu_load import LoadWatch
 from ..llm.lenient import extract_tool_calls
 from ..context.prompt import COMPACT_BASE_PROMPT
-from ..llm.types import Backend, ChatOptions, Response, RetryInfo, ToolCall
+from ..llm.types import Backend, ChatOptions, Message, Response, RetryInfo, ToolCall
 from ..sharing import model_view, record_meta
 from ..tools.approval import ApprovalGate, rejection_text
 from ..tools.registry import ToolContext, ToolEngine, ToolError, ToolRegistry, ToolResult, ToolSettings
@@ -31,13 +31,14 @@ from ._rawcalls import strip_raw_calls
 from ._loopguard import (ANSWER_NOTE, EMPTY_REPLY_NOTE, FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
                          LoopDetector, correct_rounding, format_note, grounding_note, missing_templates,
                          named_tool_note, written_query,
-                         imitates_tool_result, mentions_data, promises_next_step, strip_fake_result,
+                         imitates_tool_result, promises_next_step, strip_fake_result,
                          ungrounded_numbers)
 from ..answers.numbers import humane_numbers
 from ..answers.spec import PARTS, AnswerSpec, read_spec
 from ._summaries import result_summary
 from ._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools, first_call_tools
 from ._types import Reply, ToolActivity
+from ._route import ANSWER, REPLY, Route, choose_route, tools_of
 from ._answer_routes import RouteTurn, answered_by_program, short_summary as _summary, tables_of as _tables
 
 __all__ = ["TurnEnv", "TurnStore", "TurnContext", "run_turn", "MAX_ROUNDS_TEXT", "CANCELLED_TEXT",
@@ -53,6 +54,8 @@ CANCELLED_TEXT = "(Cancelled)"
 #: ends within seconds instead of minutes
 CALL_TOKENS = 400
 ANSWER_TOKENS = 600
+#: output tokens of the route's choice ({"way": "create_chart"} is about ten)
+ROUTE_TOKENS = 32
 #: the result recorded for a call the question's time budget left no time to run
 OUT_OF_TIME_RESULT = "Not run: the time for this question ran out."
 #: seconds between two ``model_wait`` events while a model request runs
@@ -114,7 +117,7 @@ class TurnEnv:
     #: put the tables' schema in the system prompt (small local models need it)
     schema_in_prompt: bool = False
     #: the tool set offered: "full" (every available tool) or "compact" (the core tools plus
-    #: those the message asks for; small local models read a short list better and faster)
+    #: the tool of the way the message goes; small local models read a short list better and faster)
     tool_set: str = "full"
     #: a question about the data must be answered from a tool call on its first round (small
     #: local models otherwise answer follow-up questions from nothing)
@@ -128,6 +131,10 @@ class TurnEnv:
     question_budget: float = 0.0
     #: what the model may read of the data: "rows", "aggregates" or "schema" (see ``sharing``)
     data_sharing: str = "rows"
+    #: where neither the question's form nor a name it gives decides the way a message goes
+    #: (``_route``), the model is asked, under a schema of the ways; False: data questions go
+    #: the answer way and other messages the reply way without asking
+    route_by_model: bool = True
     #: set by the loop: whether a model answer was recorded (drives extraction and titles)
     answered: bool = field(default=False, init=False)
 
@@ -297,7 +304,7 @@ class _Turn:
         ctx = self._tool_context()
         tools = env.registry.specs(ctx, env.disabled)
         if env.tool_set == "compact":
-            tools = compact_tools(tools, self._message)
+            tools = compact_tools(tools, tools_of(self._route.way))
         self._offered = {t.name for t in tools}
         response_format = None
         must_call = tool_choice == "required" and bool(tools)
@@ -306,22 +313,18 @@ class _Turn:
         elif tool_choice and not getattr(env.backend.capabilities, "tool_choice", True):
             # the server cannot be told to call a tool (or not to), but it can be held to a
             # schema: one whose only instances are calls of the offered tools, or an answer
-            candidates = first_call_tools(tools, self._message) if first else tools
+            candidates = first_call_tools(tools) if first else tools
             if self._require:
                 candidates = [t for t in tools if t.name in self._require] or candidates
             response_format = call_schema(candidates) if tool_choice == "required" else ANSWER_SCHEMA
             tool_choice = None
         self._require = set()
 
-        def on_retry(info: RetryInfo) -> None:
-            env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,
-                                          "delay": info.delay, "error": info.error})
-
         max_tokens = None
         if env.tool_set == "compact":   # small local models: a runaway reply ends early
             max_tokens = CALL_TOKENS if must_call else ANSWER_TOKENS
         cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
-        options = ChatOptions(cancel=cancel, on_retry=on_retry, tool_choice=tool_choice,
+        options = ChatOptions(cancel=cancel, on_retry=self._on_retry, tool_choice=tool_choice,
                               response_format=response_format, max_output_tokens=max_tokens)
         with self._heartbeat() as progress:
             if env.backend.capabilities.streaming:
@@ -525,6 +528,7 @@ class _Turn:
         self._seen_ids = set()
         self._message = message
         self._spec = self.reply.spec = read_spec(message)
+        self._route = Route(REPLY, "fallback")       # chosen when the loop starts
         self._evidence = [message]
         self._done_calls = set()
         self._offered = set()
@@ -563,13 +567,39 @@ class _Turn:
         return self.reply
 
     def _first_choice(self) -> str | None:
-        """"required" when this turn's question is about the data and must start with a tool."""
-        env = self.env
-        if not env.require_tool_first:
+        """"required" when this turn's message goes the answer way, or names a tool while there
+        is data (\"… record it with promote_finding\": the answer is found first), and must start
+        with a tool."""
+        if not self.env.require_tool_first:
             return None
-        tables = _tables(env.engine)
-        names = [t.name for t in tables] + [c for t in tables for c, _ in t.columns]
-        return "required" if tables and mentions_data(self._message, names, asks_form=self._spec.style == PARTS) else None
+        named = self._route.source == "tool name" and bool(_tables(self.env.engine))
+        return "required" if self._route.answers or named else None
+
+    def _choose_route(self) -> Route:
+        """The way this turn's message goes (``_route``): asked of the model only with the compact
+        tool set or a program strategy, where the way decides what runs and what is offered."""
+        env = self.env
+        tables = [t.name for t in _tables(env.engine)]
+        if env.tool_set != "compact" and env.answer_strategy not in ("program", "operation"):
+            return Route(ANSWER if tables else REPLY, "fallback")
+        tools = env.registry.specs(self._tool_context(), env.disabled)
+        ask = self._route_ask if env.route_by_model else None
+        route = choose_route(self._message, self._spec, tools=tools, tables=tables, ask=ask)
+        log.info("route: %s (%s)", route.way, route.source)
+        return route
+
+    def _on_retry(self, info: RetryInfo) -> None:
+        self.env.publish("retry_backoff", {"attempt": info.attempt, "max_attempts": info.max_attempts,
+                                           "delay": info.delay, "error": info.error})
+
+    def _route_ask(self, system: str, user: str, schema: dict) -> str:
+        env = self.env
+        cancel = DeadlineEvent(env.cancel, self._deadline) if self._deadline.at is not None else env.cancel
+        options = ChatOptions(cancel=cancel, temperature=0.0, response_format=schema,
+                              max_output_tokens=ROUTE_TOKENS, on_retry=self._on_retry)
+        with self._heartbeat():
+            response = env.backend.chat([Message("system", system), Message("user", user)], options=options)
+        return (response.text or "").strip()
 
     def _refusal(self, text: str, retried: set[str]) -> tuple[str, str] | None:
         """Why a reply without tool calls is not taken as the answer yet: (kind, note), or None.
@@ -612,15 +642,13 @@ class _Turn:
 
     def _routed(self) -> RouteTurn:
         """What an answer route (a program, an operation) needs of this turn."""
-        def tool_names() -> list[str]:
-            return [d.name for d in self.env.registry.available(self._tool_context(), self.env.disabled)]
-
         return RouteTurn(env=self.env, sid=self.sid, reply=self.reply, message=self._message, spec=self._spec,
                          deadline=self._deadline, evidence=self._evidence, heartbeat=self._heartbeat,
-                         check_cancel=self._check_cancel, tool_names=tool_names)
+                         check_cancel=self._check_cancel, route=self._route)
 
     def _loop(self) -> None:
         env = self.env
+        self._route = self._choose_route()
         if answered_by_program(self._routed()):   # or by one operation, as configured
             return
         retried: set[str] = set()

@@ -227,32 +227,3 @@ class LoopDetector:
                     "with small variations. Take a clearly different approach: inspect the inputs or the "
                     "data first, try another tool, or ask the user for clarification.")
         return None
-
-
-_CLOSED_FORM = re.compile(r"@\w+\[")
-_DATA_WORDS = re.compile(
-    r"\b(?:how\s+many|average|mean|median|mode|sum|total|count|number\s+of|percent(?:age)?|share|ratio|"
-    r"max(?:imum)?|min(?:imum)?|highest|lowest|largest|smallest|top|bottom|most|least|rank|"
-    r"std|standard\s+deviation|variance|correlat\w*|skew\w*|kurtosis|outliers?|quantile|percentile|"
-    r"distribution|trend|regression|p-?value|t-?test|chi|missing|duplicates?|distinct|unique|rows?|columns?)\b",
-    re.IGNORECASE)
-
-
-def _plain(text: str) -> str:
-    return " " + " ".join(re.findall(r"[^\W_]+", text.lower())) + " "
-
-
-def mentions_data(message: str, names: Iterable[str], *, asks_form: bool | None = None) -> bool:
-    """The message asks about the data: it names a table or column (in any spelling of its
-    words), or asks for its answer in a stated form (``asks_form``: the answer spec has named
-    parts or an ``Answer:`` line; read from the message when not given), or asks for a statistic."""
-    if asks_form is None:
-        asks_form = bool(_CLOSED_FORM.search(message))
-    if asks_form:
-        return True
-    plain = _plain(message)
-    for name in names:
-        words = _plain(str(name))
-        if words.strip() and len(words.strip()) > 1 and words in plain:
-            return True
-    return bool(_DATA_WORDS.search(message))

@@ -736,7 +736,8 @@ class Agent:
                        answer_strategy=answer_strategy_for(settings, tool_set),
                        program_timeout=float(getattr(settings, "program_timeout", 30.0) or 30.0),
                        question_budget=settings.question_budget,
-                       data_sharing=sharing_level(settings, profile, backend))
+                       data_sharing=sharing_level(settings, profile, backend),
+                       route_by_model=bool(getattr(settings, "route_by_model", True)))
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:

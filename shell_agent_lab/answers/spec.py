@@ -212,7 +212,12 @@ def _listing(text: str) -> tuple[str, ...]:
             break
         group = [m]
     if len(group) >= 2 and _values([g.group(2) for g in group]):
-        return _values([g.group(2) for g in group])
+        # a list of quoted values may go on after an aside ('"positive" or "negative" (the sign
+        # of r) when p < 0.05, or "none" otherwise'): every quoted value of the description is
+        # allowed; a set too wide only loses a retry, one too narrow forbids the right answer
+        more = [m.group(2) for m in quoted if m.start() > group[-1].end()]
+        return _values([g.group(2) for g in group] + [v for v in more if v not in [g.group(2) for g in group]]) \
+            or _values([g.group(2) for g in group])
     for m in _LISTING.finditer(text or ""):
         found = _values(re.split(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", m.group(1)))
         if found:

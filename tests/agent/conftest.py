@@ -15,8 +15,9 @@ from shell_agent_lab.llm.scripted import ScriptedBackend
 
 @pytest.fixture
 def settings():
-    # the tool loop: these tests script its calls (the program path has tests of its own)
-    return ShellAgent(auto_extract=False, auto_title=False, answer_strategy="tools")
+    # the tool loop: these tests script its calls (the program path has tests of its own), and
+    # the way a message goes is not asked of the model (test_route and the routing tests do)
+    return ShellAgent(auto_extract=False, auto_title=False, answer_strategy="tools", route_by_model=False)
 
 
 class Recorder:

@@ -11,9 +11,9 @@ import pytest
 
 from shell_agent_lab.agent import Agent
 from shell_agent_lab.agent._loopguard import (FAKE_RESULT_NOTE, PROMISE_NOTE, REPEATED_CALL_NOTE,
-                                              imitates_tool_result, mentions_data, promises_next_step,
+                                              imitates_tool_result, promises_next_step,
                                               strip_fake_result, ungrounded_numbers)
-from shell_agent_lab.agent._tool_sets import ANSWER_SCHEMA, answer_text, asks_beyond_answers, call_schema, compact_tools
+from shell_agent_lab.agent._tool_sets import ANSWER_SCHEMA, answer_text, call_schema, compact_tools
 from shell_agent_lab.agent.factory import default_registry
 from shell_agent_lab.analysis import AnalysisEngine
 from shell_agent_lab.context.builder import EARLIER_HEADER, refers_back
@@ -74,63 +74,27 @@ def test_numbers_must_come_from_a_tool_result_or_the_question(answer, loose):
     assert ungrounded_numbers(answer, sources) == loose
 
 
-def test_a_question_about_the_data_is_recognised():
-    names = ["sales", "region", "Price (USD)", "units"]
-    assert mentions_data("Which region sold the most?", names)
-    assert mentions_data("What is the average price usd?", names)
-    assert mentions_data("Answer as @n[value].", [])
-    assert not mentions_data("Thanks, that is all.", names)
-    assert not mentions_data("Remember that I prefer euros.", names)
-
-
 # -- the compact tool set and its prompt budget --------------------------------------------------
 
 def _specs():
     return [d.spec() for d in default_registry().all()]
 
 
-def test_the_compact_set_is_the_core_plus_what_the_message_asks_for():
-    names = lambda message: [t.name for t in compact_tools(_specs(), message)]   # noqa: E731
-    assert names("Which region had the highest revenue?") == ["query_sql", "statistics"]
-    assert "create_chart" in names("Plot revenue by month")
-    assert "remember_fact" in names("Remember that I report in euros")
-    assert "promote_finding" in names("Record this as a finding")
-    assert "load_data" in names("Load data/sales.csv as sales")
-
-
-def test_report_as_a_verb_is_a_question_and_as_a_noun_a_report():
-    names = lambda message: [t.name for t in compact_tools(_specs(), message)]   # noqa: E731
-    for verb in ("Report the F statistic and whether the means differ.", "Fit y = a + b*x. Report the slope b.",
-                 "report whether the groups differ"):
-        assert "create_report" not in names(verb), verb
-        assert not asks_beyond_answers(verb)
-    for noun in ("Write a report of the monthly revenue", "Create a short markdown report", "Save the report",
-                 "generate an HTML report on churn"):
-        assert "create_report" in names(noun), noun
-        assert asks_beyond_answers(noun)
-
-
-def test_the_datas_own_words_are_not_requests():
-    """A column called load_mw or report_date, a file named after a table already loaded: the
-    program path answers; loading a new file, a chart, something to remember: the tool loop."""
-    names = ["meters", "load_mw", "report_date", "region"]
-    assert not asks_beyond_answers("What is the mean load_mw per region?", names=names)
-    assert not asks_beyond_answers("How many distinct report_date values are there?", names=names)
-    assert not asks_beyond_answers("In meters.csv, what is the peak load_mw?", names=names)
-    assert not asks_beyond_answers("What was the average load on weekdays?", names=names)
-    assert asks_beyond_answers("Load data/prices.csv and join it to meters", names=names)
-    assert asks_beyond_answers("What is in prices.csv?", names=names)
-    assert asks_beyond_answers("load the file of tariffs first", names=names)
-    assert asks_beyond_answers("Plot load_mw by region", names=names)
-    assert asks_beyond_answers("Remember that load_mw is in megawatts", names=names)
-    assert asks_beyond_answers("Record this as a finding", names=names)
-    assert asks_beyond_answers("run promote_finding on it", ["promote_finding"], names)
+def test_the_compact_set_is_the_core_plus_the_tools_of_the_way():
+    from shell_agent_lab.agent._route import tools_of
+    names = lambda way: [t.name for t in compact_tools(_specs(), tools_of(way))]   # noqa: E731
+    assert names("answer") == names("reply") == ["query_sql", "statistics"]
+    for way in ("create_chart", "remember_fact", "promote_finding", "load_data", "create_report"):
+        assert names(way) == sorted(["query_sql", "statistics", way])
+    assert {"get_text", "grep_text", "analyze_text"} <= set(names("documents"))
+    mine = dataclasses.replace(_specs()[0], name="send_to_slack")
+    assert "send_to_slack" in [t.name for t in compact_tools(_specs() + [mine], tools_of("answer"))]  # the user's own
 
 
 def test_the_first_request_of_the_compact_set_fits_the_budget():
     """The fixed prompt, the core tools' schemas and a schema line per column: ≤ 1,200 tokens
     (the embedded server counted 825 for a five-column frame)."""
-    tools = compact_tools(_specs(), "Which region had the highest revenue?")
+    tools = compact_tools(_specs())
     schemas = json.dumps([{"type": "function", "function": {"name": t.name, "description": t.description,
                                                             "parameters": t.parameters}} for t in tools])
     engine = AnalysisEngine(None, namespace=lambda: {"sales": SALES})
@@ -145,7 +109,7 @@ def test_the_first_request_of_the_compact_set_fits_the_budget():
 
 
 def test_schemas_for_a_required_call_and_for_an_answer():
-    tools = compact_tools(_specs(), "how many rows?")
+    tools = compact_tools(_specs())
     schema = call_schema(tools)
     assert [s["properties"]["name"]["const"] for s in schema["anyOf"]] == ["query_sql", "statistics"]
     assert schema["anyOf"][0]["properties"]["arguments"]["required"] == ["sql"]
@@ -159,9 +123,11 @@ def test_schemas_for_a_required_call_and_for_an_answer():
 def data_agent(store, settings, tmp_path):
     agents = []
 
-    def make(backend, *, tool_set="compact"):
+    def make(backend, *, tool_set="compact", route_by_model=False):
         settings.tool_set = tool_set
         settings.approval_policy = "approve"
+        # these tests script the loop's requests; the way's choice has tests of its own below
+        settings.route_by_model = route_by_model
         agent = Agent(store=store, registry=default_registry(), events=EventBus(), settings=settings,
                       backend=backend,
                       engine_factory=lambda s: AnalysisEngine(store.session_dir(s.id) / "analysis.duckdb",
@@ -341,15 +307,12 @@ def test_a_data_question_does_not_start_by_recording_an_answer(data_agent):
     assert second.options.response_format is None
 
 
-def test_statistics_starts_only_what_sql_lacks():
+def test_a_required_first_call_finds_rows_and_records_nothing():
+    """A small model reaches for statistics to sum, count and rank, and records an answer it
+    made up when a recording tool is offered first: the first call is SQL's."""
     from shell_agent_lab.agent._tool_sets import first_call_tools
-    tools = compact_tools(_specs(), "x")
-    names = lambda message: [t.name for t in first_call_tools(tools, message)]   # noqa: E731
-    assert names("Which region had the highest total revenue?") == ["query_sql"]
-    assert names("What is the average units per product?") == ["query_sql"]
-    assert names("What is the Pearson correlation between a and b?") == ["query_sql", "statistics"]
-    assert names("Run a t-test of price by garage") == ["query_sql", "statistics"]
-    assert names("How many IQR outliers are there?") == ["query_sql", "statistics"]
+    tools = compact_tools(_specs(), {"remember_fact"})
+    assert [t.name for t in first_call_tools(tools)] == ["query_sql"]
 
 
 def test_a_tool_the_user_names_is_called_before_the_answer_is_taken(data_agent):
@@ -398,3 +361,42 @@ def test_an_answer_without_the_asked_format_is_asked_again(data_agent):
     assert r.text == "The total is 15. @total[15]"
     assert "@total[…]" in backend.requests[2].messages[-1].content
     assert backend.requests[2].options.response_format == ANSWER_SCHEMA
+
+
+# -- the way a message goes, chosen in the loop -----------------------------------------------------
+
+def test_the_model_chooses_the_way_and_the_compact_set_offers_its_tool(data_agent):
+    backend = _no_tool_choice(ScriptedBackend(['{"way": "create_chart"}', "I drew it."]))
+    agent = data_agent(backend, route_by_model=True)
+    agent.run("Show me units per region as bars")
+    route, first = backend.requests
+    assert route.options.response_format["title"] == "route" and route.tools == []
+    assert route.last_user.startswith("Message: Show me units per region as bars")
+    assert "create_chart" in [t.name for t in first.tools]
+    assert first.options.response_format is None          # not a data question: no required call
+
+
+def test_a_data_question_the_model_routes_to_the_answer_starts_with_a_required_call(data_agent):
+    backend = _no_tool_choice(ScriptedBackend(['{"way": "answer"}', call("query_sql", {"sql": "SELECT 3 AS n"}),
+                                               "There are 3 rows."]))
+    agent = data_agent(backend, route_by_model=True)
+    agent.run("How big is this table?")
+    route, first, _ = backend.requests
+    assert [t.name for t in first.tools] == ["query_sql", "statistics"]
+    assert first.options.response_format == call_schema([t for t in first.tools if t.name == "query_sql"])
+
+
+def test_a_stated_form_is_not_routed_by_the_model(data_agent):
+    backend = ScriptedBackend([call("query_sql", {"sql": "SELECT 3 AS n"}), "@n[3]"])
+    agent = data_agent(backend, route_by_model=True)
+    assert agent.run("How many rows? Answer as @n[value].").text == "@n[3]"
+    assert all((q.options.response_format or {}).get("title") != "route" for q in backend.requests)
+
+
+def test_a_choice_off_the_schema_leaves_a_data_question_its_answer(data_agent):
+    backend = _no_tool_choice(ScriptedBackend(["I think a chart", call("query_sql", {"sql": "SELECT 3 AS n"}),
+                                               "There are 3 rows."]))
+    agent = data_agent(backend, route_by_model=True)
+    assert agent.run("How big is this table?").text == "There are 3 rows."
+    assert backend.requests[1].options.response_format["title"] == "tool_call"
+

@@ -122,11 +122,13 @@ def test_when_no_program_succeeds_the_answer_says_it_could_not_compute_and_why(p
     assert [(a.name, a.status) for a in r.tool_activity] == [("run_pandas", "error")] * 2
 
 
-def test_a_question_not_about_the_data_goes_to_the_loop(program_agent):
-    backend = ScriptedBackend(["Hello! Ask me about your data."])
+def test_a_question_not_about_the_data_goes_to_the_loop(program_agent, settings):
+    settings.route_by_model = True
+    backend = ScriptedBackend(['{"way": "reply"}', "Hello! Ask me about your data."])
     agent, _ = program_agent(backend)
     assert agent.run("hello there").text == "Hello! Ask me about your data."
-    assert backend.requests[0].tools            # the loop's request, with tools
+    route, loop = backend.requests
+    assert route.options.response_format["title"] == "route" and loop.tools   # the loop's request, with tools
 
 
 def test_imports_are_added_for_the_cell():
@@ -241,9 +243,9 @@ def test_a_question_that_leans_on_an_earlier_one_gets_the_earlier_question_not_i
 def test_below_rows_a_programs_answer_is_shown_but_the_model_never_reads_it_later(program_agent, settings):
     """At "schema" (and "aggregates") the answer a program's output was composed into holds the
     data: the user reads it whole; later requests and memory extraction read a placeholder."""
-    settings.data_sharing = "schema"
+    settings.data_sharing, settings.route_by_model = "schema", True
     code = "print(f\"@n[{(sales['units'] * 1000003).sum()}]\")"          # 17 units → 17000051
-    backend = ScriptedBackend([_program(code), "I computed it in the notebook."])
+    backend = ScriptedBackend([_program(code), '{"way": "reply"}', "I computed it in the notebook."])
     agent, _ = program_agent(backend)
     first = agent.run("What is the weighted unit count in sales? End your answer with @n[value] (a whole number).")
     assert first.text == "@n[17000051]"                                  # composed here, not masked

@@ -14,8 +14,9 @@ pytestmark = [pytest.mark.kernel, pytest.mark.timeout(180)]
 SALES = "import pandas as pd\nsales = pd.DataFrame({'region': ['EU', 'US', 'EU'], 'amount': [1, 2, 3]})"
 SQL = "SELECT region, sum(amount) AS total FROM sales GROUP BY 1 ORDER BY 1"
 AGENT = "__import__('shell_agent_lab.notebook.runtime', fromlist=['x']).get_agent()"
-# the tool loop answers (not a pandas program): these tests are about a query_sql call's approval
-WATCH = ("%config ShellAgent.answer_strategy = \"tools\"\n"
+# the tool loop answers (not a pandas program), and the way of a question about the loaded data
+# is not asked of the model: these tests are about a query_sql call's approval
+WATCH = ("%config ShellAgent.answer_strategy = \"tools\"\n%config ShellAgent.route_by_model = False\n"
          f"seen = []\n{AGENT}.events.subscribe(lambda e: seen.append(dict(e.data)), ['approval_request'])")
 
 

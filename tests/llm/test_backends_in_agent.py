@@ -26,7 +26,8 @@ def agent_for(profile: dict):
 
 def test_openai_turn_with_a_tool_round_and_a_retry(fast_retries):
     with FakeOpenAIServer() as server:
-        server.enqueue(Reply(status=429),
+        # a server on this machine gets the compact set: the way is asked first (after a 429)
+        server.enqueue(Reply(status=429), Reply(text='{"way": "resolve_date"}'),
                        Reply(tool_calls=[call("resolve_date", {"expression": "today"}, id="c1")]),
                        Reply(text="Today it is."))
         agent = agent_for({"backend": "openai", "endpoint": server.url, "model": "m"})

@@ -99,13 +99,17 @@ def test_read_notebook_reads_the_kernels_history_and_last_error(shell, backend):
 def test_read_notebook_is_offered_only_when_the_message_asks_about_the_notebook(shell, backend):
     shell.run_line_magic("config", 'ShellAgent.tool_set = "compact"')
     run(shell, "1 / 0")
-    backend.enqueue(call("read_notebook", {"last": 2}), reply("Cell 1 divides by zero."), reply("Nothing to do."))
+    # the way each message goes is the model's choice (asked first), and read_notebook is offered
+    # only where it chose the notebook
+    backend.enqueue(reply('{"way": "read_notebook"}'), call("read_notebook", {"last": 2}),
+                    reply("Cell 1 divides by zero."), reply('{"way": "reply"}'), reply("Nothing to do."))
     run(shell, "%agent why does the last cell fail?")[0].raise_error()
-    assert "read_notebook" in backend.requests[0].tool_names
-    tool_text = backend.requests[1].messages[-1].content
+    assert backend.requests[0].options.response_format["title"] == "route"
+    assert "read_notebook" in backend.requests[1].tool_names
+    tool_text = backend.requests[2].messages[-1].content
     assert "ZeroDivisionError" in tool_text and "user_data" in tool_text      # inside the guard envelope
     run(shell, "%agent Which region leads?")[0].raise_error()
-    assert "read_notebook" not in backend.requests[2].tool_names
+    assert "read_notebook" not in backend.requests[4].tool_names
 
 
 def test_loading_twice_is_silent(shell):
