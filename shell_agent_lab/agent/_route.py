@@ -56,10 +56,12 @@ _EXAMPLES = (("Which region had the highest average price in 2023?", ANSWER),
 @dataclass(frozen=True)
 class Route:
     """The way chosen and what chose it: ``form``, ``file``, ``tool name``, ``model`` or
-    ``fallback``."""
+    ``fallback``. ``data_first``: the way's tool acts on something found in the data first (a
+    tool named in a question about loaded data: "… record it with promote_finding")."""
 
     way: str
     source: str
+    data_first: bool = False
 
     @property
     def answers(self) -> bool:
@@ -137,10 +139,14 @@ def read_route(reply: str, ways: Mapping[str, str]) -> str | None:
     return way if isinstance(way, str) and way in ways else None
 
 
+def _key(name: str) -> str:
+    """A table's name as loading a file makes it (``Sales 2023.csv`` is ``sales_2023``)."""
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+
+
 def _named_file(message: str, tables: Sequence[str]) -> bool:
-    known = {re.sub(r"[^0-9a-z]+", "_", t.lower()).strip("_") for t in tables}
-    return any(re.sub(r"[^0-9a-z]+", "_", m.group(1).lower()).strip("_") not in known
-               for m in _FILE.finditer(message or ""))
+    known = {_key(t) for t in tables}
+    return any(_key(m.group(1)) not in known for m in _FILE.finditer(message or ""))
 
 
 def _named_tool(message: str, tools: Sequence[ToolSpec]) -> str | None:
@@ -163,7 +169,7 @@ def choose_route(message: str, spec: AnswerSpec, *, tools: Sequence[ToolSpec], t
         return Route("load_data", "file")
     named = _named_tool(message, tools)
     if named is not None:
-        return Route(named, "tool name")
+        return Route(named, "tool name", data_first=has_data)
     if spec.source == "syntax":            # the question states the form of its answer
         return Route(ANSWER, "form") if has_data else fallback
     if ask is None:

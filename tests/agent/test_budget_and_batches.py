@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from shell_agent_lab.agent import _loop
+from shell_agent_lab.agent import _loop, _model_request
 from shell_agent_lab.agent._batch import MAX_CALLS_PER_REPLY, SAME_CALL_TEXT, cap_note, plan_batch
 from shell_agent_lab.agent._budget import DeadlineEvent
 from shell_agent_lab.agent._loopguard import ANSWER_NOTE, EMPTY_REPLY_NOTE
@@ -209,7 +209,7 @@ def test_a_raw_call_that_cannot_run_is_never_the_answer(make_agent, store, raw):
 # -- progress and output limits -----------------------------------------------------------------
 
 def test_a_long_model_request_sends_model_wait_events(make_agent, monkeypatch):
-    monkeypatch.setattr(_loop, "_HEARTBEAT_SECONDS", 0.02)
+    monkeypatch.setattr(_model_request, "HEARTBEAT_SECONDS", 0.02)
 
     def slow(messages, tools):
         time.sleep(0.3)
@@ -299,7 +299,7 @@ def test_a_budget_spent_on_a_busy_machine_says_so_and_with_what(make_agent, sett
 
     monkeypatch.setattr(_loop, "LoadWatch", lambda: LoadWatch(snapshot=snapshot, ours=lambda: {os.getpid()},
                                                               clock=clock, cores=2))
-    monkeypatch.setattr(_loop, "_HEARTBEAT_SECONDS", 0.01)
+    monkeypatch.setattr(_model_request, "HEARTBEAT_SECONDS", 0.01)
 
     def slow(messages, tools):
         assert sampled.wait(10)         # a heartbeat samples the machine meanwhile
@@ -317,7 +317,7 @@ def test_a_budget_spent_on_a_busy_machine_says_so_and_with_what(make_agent, sett
 
 
 def test_a_streamed_reply_reports_its_tokens_while_it_runs(make_agent, monkeypatch):
-    monkeypatch.setattr(_loop, "_HEARTBEAT_SECONDS", 0.01)
+    monkeypatch.setattr(_model_request, "HEARTBEAT_SECONDS", 0.01)
     backend = ScriptedBackend(["One two three four five six seven eight nine ten eleven twelve."])
     real_stream = backend.stream
 

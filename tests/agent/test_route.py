@@ -66,6 +66,17 @@ def test_a_named_file_not_loaded_and_a_named_tool_decide_without_asking():
     assert len(ask.calls) == 1      # only the file named after a loaded table was asked about
 
 
+def test_a_named_tool_acts_on_the_data_first_only_when_there_is_data():
+    ask = Asked('{"way": "answer"}')
+    with_data = _route("Find the top region and record it with promote_finding", ask)
+    assert (with_data.way, with_data.source, with_data.data_first) == ("promote_finding", "tool name", True)
+    without = _route("Find the top region and record it with promote_finding", ask, tables=())
+    assert (without.way, without.data_first) == ("promote_finding", False)
+    # a file named with other spelling than the table loaded from it is still that table
+    assert _route("What is the peak in Sales-2023.csv?", ask, tables=["sales_2023"]).way != "load_data"
+    assert _route("What is the peak in Sales-2023.csv?", ask, tables=["sales"]).way == "load_data"
+
+
 @pytest.mark.parametrize("reply, way", [
     ('{"way": "create_chart"}', "create_chart"),
     ('{"way": "answer"}', ANSWER),

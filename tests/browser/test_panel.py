@@ -243,7 +243,7 @@ def test_a_slow_program_request_shows_progress_in_the_cell_and_the_panel(page, l
     """The answer path that writes a program waits on the model like any other: the cell and the
     panel both say it is still working, with the seconds, while the reply is slow."""
     write_notebook(lab_server["root"], "slow.ipynb", [
-        SCRIPTED_SETUP + "\nimport time\nfrom shell_agent_lab.agent import _loop\n_loop._HEARTBEAT_SECONDS = 1.0\n"
+        SCRIPTED_SETUP + "\nimport time\nfrom shell_agent_lab.agent import _model_request\n_model_request.HEARTBEAT_SECONDS = 1.0\n"
         '%config ShellAgent.answer_strategy = "program"\n'
         '%config ShellAgent.route_by_model = False\n'       # the slow request is the program's
         'backend.enqueue(lambda messages, tools: (time.sleep(12),'
