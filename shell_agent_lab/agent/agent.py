@@ -38,15 +38,17 @@ from ..llm.types import Backend
 from ..tools.approval import ApprovalGate, Approver
 from ..tools.registry import ToolRegistry
 from . import _context
-from ._backends import (BackendSlot, answer_strategy_for, auto_extract_on, auto_title_on, schema_in_prompt_on,
-                        tool_set_for)
-from ._destination import rows_go_to
-from ._no_data import no_data_answer
-from ._program_path import PROGRAM_TOOL
-from ._sharing import SharingNotices, compose_from_results, sharing_level, sharing_status
+from ._after_turn import extract_memories, run_after_turn, wants_title
+from ._backends import BackendSlot, auto_extract_on
+from ._connections import ConnectionSlot, wanted_connections
 from ._engines import EngineSlot
-from ._titles import DEFAULT_TITLE, make_title
-from ._loop import TurnEnv, run_turn
+from ._profiles import bind_profile, follow_profile_tools, profile_name, profile_settings, use_model
+from ._sessions import SessionPresence, create_next_session, export_open_session, find_or_create_session
+from ._sharing import SharingNotices, sharing_level, sharing_status
+from ._titles import DEFAULT_TITLE
+from ._turn_env import build_turn_env
+from ._turn_reply import answer_turn, reply_without_backend
+from ._turn_state import TurnEnv
 from ._types import AgentState, Reply, SendResult
 
 __all__ = ["Agent", "AgentBusyError"]
@@ -109,10 +111,8 @@ class Agent:
         self.settings = settings
         self._backends = BackendSlot(backend, backend_factory)
         self._engines = EngineSlot(engine_factory)
-        from ..engines import Connections
-        self.connections = Connections()
-        self._configured: dict[str, str] = {}      # connection name -> URL taken from the settings
-        self._sources: tuple[Any, Any] = (None, None)
+        self._connection_slot = ConnectionSlot(store)
+        self.connections = self._connection_slot.connections
         self._namespace = namespace
         self._clock = clock
         self._builder = builder if builder is not None else _context.make_builder(store)
@@ -137,7 +137,7 @@ class Agent:
         self._hold_depth = 0
         self._hold_waiters = 0                     # sends waiting for the hold to end
         self._violations: list[str] = []
-        self._presence: Any = None                 # this process has the session open (store hold)
+        self._presence = SessionPresence(store, self._publish)     # this process has the session open
         # a rename from any front door refreshes the session this agent holds
         self.events.subscribe(self._on_renamed, ["session_renamed"])
 
@@ -274,23 +274,8 @@ class Agent:
         before any turn can use it (also when the export fails). ``dest`` and ``options``
         are those of :func:`shell_agent_lab.bundle.export_session`.
         """
-        from ..bundle import export_active_session
-
         with self.maintenance("export the session"):
-            session = self.session
-
-            def reopen() -> None:
-                self._engines.resume()
-                self._engines.get(session)   # a failure is kept in engine_error; the next use retries
-
-            engine = self._engines.get(session)
-            if engine is not None:   # a table still being stored from its file goes in whole
-                engine.wait_loaded()
-            try:
-                return export_active_session(self.store, session.id, dest, close_engine=self._engines.suspend,
-                                             reopen_engine=reopen, **options)
-            finally:
-                self._engines.resume()
+            return export_open_session(self.store, self._engines, self.session, dest, **options)
 
     def resolve_approval(self, request_id: str, approved: bool, feedback: str = "",
                          action: str | None = None) -> bool:
@@ -305,29 +290,15 @@ class Agent:
         session's guard nonce and opens its analysis engine.
         """
         with self.maintenance("switch sessions"):
-            store = self.store
-            session = None
-            if session_id is not None:
-                session = store.get_session(session_id)
-                if session is None:
-                    raise KeyError(f"no session with id {session_id!r}; /sessions lists them")
-            elif notebook_path is not None or key is not None:
-                session = store.find_session(notebook_path, key=key)
-                if session is not None and private and not session.private:
-                    session = None          # a private session for this notebook was asked for
-            if session is None:
-                session = store.create_session(notebook_path=notebook_path, private=private,
-                                               profile=self.settings.profile, key=key)
+            session = find_or_create_session(self.store, self.settings, session_id, notebook_path=notebook_path,
+                                             key=key, private=private)
             self._switch_to(session)
             return session
 
     def new_session(self, *, private: bool | None = None, title: str = DEFAULT_TITLE) -> Any:
         """Start a fresh session for the same notebook (``/reset``, ``/private``); the old one is kept."""
         with self.maintenance("start a new session"):
-            old = self.session
-            session = self.store.create_session(title=title, notebook_path=old.notebook_path,
-                                                private=bool(old.private if private is None else private),
-                                                profile=old.profile)
+            session = create_next_session(self.store, self.session, private=private, title=title)
             self._switch_to(session)
             return session
 
@@ -351,44 +322,16 @@ class Agent:
 
     def connect(self, name: str, url: str) -> Any:
         """Add (or replace) the read-only connection ``name``; returns its spec (redacted URL)."""
-        spec = self.connections.add(name, url)
-        self._record_connection(self.session, spec.name)
-        return spec
+        return self._connection_slot.connect(self.session, name, url)
 
     def disconnect(self, name: str) -> bool:
-        return self.connections.remove(name)
-
-    def _record_connection(self, session: Any, name: str) -> None:
-        from ..engines.usage import record_use
-        try:
-            record_use(self.store.session_dir(session.id), name)
-        except Exception:
-            log.debug("recording the connection name failed", exc_info=True)
+        return self._connection_slot.disconnect(name)
 
     def _with_connections(self, engine: Any, session: Any) -> Any:
-        """``engine`` behind :class:`~shell_agent_lab.engines.Sources` when connections exist."""
-        self._sync_connections(session)
-        if engine is None or not self.connections:
-            return engine
-        held, sources = self._sources
-        if held is not engine or sources is None:
-            from ..engines import Sources
-            sources = Sources(engine, self.connections, on_use=lambda n: self._record_connection(session, n))
-            self._sources = (engine, sources)
-        return sources
-
-    def _sync_connections(self, session: Any) -> None:
-        """Add the connections the settings and the session's profile name (once per URL)."""
-        wanted = dict(getattr(self.settings, "connections", None) or {})
-        wanted.update(self._profile_dict(session).get("connections") or {})
-        for name, url in wanted.items():
-            if self._configured.get(name) == url:
-                continue
-            self._configured[name] = url
-            try:
-                self.connections.add(name, url)
-            except Exception as exc:   # a bad entry is reported by /connect, not fatal
-                log.warning("connection %s from the settings is not usable: %s", name, exc)
+        """``engine`` behind :class:`~shell_agent_lab.engines.Sources` when connections exist
+        (after adding those the settings and the session's profile name)."""
+        wanted = wanted_connections(self.settings, self._profile_dict(session))
+        return self._connection_slot.beside(engine, session, wanted)
 
     @property
     def engine_error(self) -> str | None:
@@ -412,16 +355,8 @@ class Agent:
             self.settings.profile_settings(name)        # unknown names raise KeyError with the list
         self._backends.require_factory()
         with self.maintenance("change the profile"):
-            session = self.session
-            previous = session.profile
-            self.store.set_session_profile(session.id, name)
-            session = self.refresh_session() or session
-            try:
-                backend = self._backends.rebuild(self._profile_of(session))
-            except Exception:       # the old binding stays when the new backend cannot be built
-                self.store.set_session_profile(session.id, previous)
-                self.refresh_session()
-                raise
+            session, backend = bind_profile(self.store, self._backends, self.settings, self.session, name,
+                                            self.refresh_session)
             self._follow_profile_tools(session)
         self._publish("profile_changed", {"profile": name, "backend": backend.name, "model": backend.model})
         return backend
@@ -430,14 +365,7 @@ class Agent:
         """Use ``model`` within the current profile (under the maintenance hold)."""
         self._backends.require_factory()
         with self.maintenance("change the model"):
-            previous = self.settings.model
-            self.settings.model = model or None
-            session = self.session
-            try:
-                backend = self._backends.rebuild(self._profile_of(session))
-            except Exception:       # the old model stays when the new backend cannot be built
-                self.settings.model = previous
-                raise
+            session, backend = use_model(self.settings, self._backends, model, lambda: self.session)
         self._publish("profile_changed", {"profile": self._profile_of(session), "backend": backend.name,
                                           "model": backend.model})
         return backend
@@ -449,7 +377,7 @@ class Agent:
         self._engines.close()
         self.connections.close()
         self._backends.close()
-        self._mark_open(None)
+        self._presence.move_to(None)
 
     def _on_renamed(self, event: Any) -> None:
         with self._cond:
@@ -596,25 +524,14 @@ class Agent:
             try:
                 backend = self._backends.get(self._profile_of(session))
             except (LLMError, KeyError) as exc:
-                self.store.append_record(session.id, "user", turn.message)
-                self._publish("records_updated", {})
-                reply = Reply(error=str(exc).strip("'\""))
+                reply = reply_without_backend(self.store, session, turn.message, exc, self._publish)
             else:
                 env = self._turn_env(turn, session, backend)
                 notice = self._sharing_notices.first_request(session.id, self.settings,
                                                              self._profile_dict(session), backend)
                 if notice is not None:      # said before the first request leaves the machine
                     self._publish("data_sharing", notice)
-                blocked = no_data_answer(turn.message, self._engines.error, env.engine, env.namespace)
-                if blocked is not None:     # the data cannot be read here: the model could only guess
-                    reply = self._answer_without_model(session, turn, blocked)
-                else:
-                    reply = run_turn(env, turn.message)
-                    computed = any(a.name == PROGRAM_TOOL for a in reply.tool_activity)
-                    if env.data_sharing == "schema" and reply.error is None and reply.text and not computed:
-                        # (a program's answer is composed from its printed results already)
-                        reply.text = compose_from_results(reply.text, reply.tables, turn.message, spec=reply.spec)
-                    answered = env.answered and reply.error is None and not turn.cancel.is_set()
+                reply, answered = answer_turn(env, turn.message, self._engines.error, self._publish)
         except BaseException as exc:  # recovered: the state machine must never stay BUSY
             log.exception("turn crashed")
             reply = Reply(error=f"{type(exc).__name__}: {exc}")
@@ -622,17 +539,12 @@ class Agent:
             reply = reply or Reply(error="the turn ended without a reply")
             self._end_turn(turn, session, backend, reply, answered)
 
-    def _answer_without_model(self, session: Any, turn: _Turn, text: str) -> Reply:
-        self.store.append_record(session.id, "user", turn.message)
-        self.store.append_record(session.id, "assistant", text)
-        self._publish("records_updated", {})
-        return Reply(text=text)
-
     def _end_turn(self, turn: _Turn, session: Any, backend: Backend | None, reply: Reply,
                   answered: bool) -> None:
         do_extract = answered and backend is not None and \
             auto_extract_on(self.settings, self._profile_dict(session), backend)
-        do_title = answered and backend is not None and self._wants_title(session, backend)
+        do_title = answered and backend is not None and \
+            wants_title(self.store, self.settings, self._profile_dict(session), session, backend)
         outcome: dict[str, Any] = {}
 
         def mutate() -> list[tuple[str, dict]]:
@@ -663,20 +575,8 @@ class Agent:
                    cancel: threading.Event) -> None:
         """Background work after a turn: the first turn's title, then memory extraction."""
         try:
-            if do_title and not cancel.is_set():
-                try:
-                    self._generate_title(session, backend, cancel)
-                except BaseException:
-                    log.exception("title generation failed")
-            if do_extract and not cancel.is_set():
-                self._publish("extraction_started", {})
-                error = None
-                try:
-                    self._extractor(session, backend, cancel)
-                except BaseException as exc:   # recovered; the queue is still dispatched
-                    log.exception("memory extraction failed")
-                    error = f"{type(exc).__name__}: {exc}"
-                self._publish("extraction_done", {"success": error is None, "error": error})
+            run_after_turn(self.store, session, backend, cancel, self._publish, title=do_title, extract=do_extract,
+                           extractor=self._extractor)
         finally:
             self._finish_background(do_extract, epoch)
 
@@ -703,41 +603,13 @@ class Agent:
 
     # == turn plumbing ===========================================================================
     def _turn_env(self, turn: _Turn, session: Any, backend: Backend) -> TurnEnv:
-        settings = self.settings
-        self.gate.overrides = settings.approval_overrides
-        self.gate.policy = settings.approval_policy
-        engine = self._with_connections(self._engines.get(session), session)
-        self.gate.rows_go_to = rows_go_to(backend, settings)
-        self.gate.connections = frozenset(self.connections.names())
-        namespace = None
-        if self._namespace is not None:
-            try:
-                namespace = self._namespace()
-            except Exception:
-                log.exception("namespace callable failed")
-        profile = self._profile_dict(session)
-        tool_set = tool_set_for(settings, profile, backend)
-        self._follow_profile_tools(session, start=True)
-        sid = session.id
-
-        def publish(type_: str, data: dict) -> None:
-            self.events.publish(type_, data, session_id=sid)
-
-        return TurnEnv(store=self.store, session=session, builder=self._builder, backend=backend,
-                       registry=self.registry, gate=self.gate, publish=publish, cancel=turn.cancel,
-                       turn_id=turn.id, max_rounds=settings.max_tool_rounds,
-                       max_args_bytes=settings.max_tool_call_args_bytes, disabled=settings.disabled(),
-                       auto_extract=auto_extract_on(settings, profile, backend), engine=engine,
-                       namespace=namespace,
-                       settings=settings, clock=self._clock,
-                       budget=_context.make_budget(backend, profile, settings.max_context_tokens),
-                       schema_in_prompt=schema_in_prompt_on(settings, backend, tool_set),
-                       tool_set=tool_set, require_tool_first=tool_set == "compact",
-                       answer_strategy=answer_strategy_for(settings, tool_set),
-                       program_timeout=float(getattr(settings, "program_timeout", 30.0) or 30.0),
-                       question_budget=settings.question_budget,
-                       data_sharing=sharing_level(settings, profile, backend),
-                       route_by_model=bool(getattr(settings, "route_by_model", True)))
+        return build_turn_env(
+            turn.id, turn.cancel, session, backend, settings=self.settings, store=self.store,
+            builder=self._builder, registry=self.registry, gate=self.gate, events=self.events, clock=self._clock,
+            open_engine=lambda: self._with_connections(self._engines.get(session), session),
+            connection_names=self.connections.names, namespace=self._namespace,
+            profile_settings=lambda: self._profile_dict(session),
+            follow_profile_tools=lambda: self._follow_profile_tools(session, start=True))
 
     def _publish(self, type_: str, data: dict | None = None) -> None:
         with self._cond:
@@ -749,7 +621,7 @@ class Agent:
         with self._cond:
             self._session = session
             self._epoch += 1
-        self._mark_open(session)
+        self._presence.move_to(session)
         self._engines.switch(session.id)
         self._follow_profile_tools(session)
         try:
@@ -760,59 +632,16 @@ class Agent:
         self._publish("session_changed", {"session_id": session.id, "title": session.title,
                                           "private": bool(session.private)})
 
-    def _mark_open(self, session: Any) -> None:
-        """Hold ``session`` open in this process (None: hold nothing), and record as interrupted
-        the turns a killed kernel left half done in it."""
-        old, self._presence = self._presence, None
-        if old is not None:
-            old.release()
-        if session is None or not hasattr(self.store, "hold_session"):
-            return
-        try:
-            self._presence = self.store.hold_session(session.id)
-            if self.store.record_interrupted_turns(session.id):
-                self._publish("records_updated", {})
-        except Exception:
-            log.warning("could not mark session %s as open here", session.id, exc_info=True)
-
     def _follow_profile_tools(self, session: Any, *, start: bool = False) -> None:
-        """Make the MCP servers those of ``session``'s profile (new ones start with ``start``)."""
-        if self.extensions is None:
-            return
-        try:
-            self.extensions.follow(self.settings, self._profile_dict(session), start=start)
-        except Exception:
-            log.exception("updating the MCP servers for the profile failed")
+        follow_profile_tools(self.extensions, self.settings, session, start=start)
 
     def _profile_of(self, session: Any) -> str | None:
-        return getattr(session, "profile", None) or self.settings.profile
+        return profile_name(self.settings, session)
 
     def _profile_dict(self, session: Any) -> dict[str, Any]:
-        try:
-            return self.settings.profile_settings(self._profile_of(session))
-        except KeyError:
-            return {}
-
-    def _wants_title(self, session: Any, backend: Backend) -> bool:
-        if not auto_title_on(self.settings, self._profile_dict(session), backend):
-            return False
-        fresh = self.store.get_session(session.id) or session
-        if fresh.title_locked or fresh.title != DEFAULT_TITLE:
-            return False
-        return self.store.count_user_records(session.id) == 1
+        return profile_settings(self.settings, session)
 
     def _extract(self, session: Any, backend: Backend, cancel: threading.Event) -> Any:
-        sid = session.id
-
-        def publish(type_: str, data: dict | None = None) -> None:
-            self.events.publish(type_, data or {}, session_id=sid)
-
+        """The default memory extraction, at the session's data-sharing level."""
         level = sharing_level(self.settings, self._profile_dict(session), backend)
-        return _context.run_extraction(self.store, publish, sid, backend, bool(session.private), cancel,
-                                       sharing=level)
-
-    def _generate_title(self, session: Any, backend: Backend, cancel: threading.Event) -> None:
-        first = next((r.content for r in self.store.list_records(session.id) if r.role == "user"), "")
-        title = make_title(backend, first, cancel)
-        if title and self.store.set_auto_title(session.id, title):
-            self._publish("session_renamed", {"session_id": session.id, "title": title})
+        return extract_memories(self.store, self.events, session, backend, cancel, level)
