@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import stand_ins
-from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, extract_code, own_frames, preamble, repaired,
+from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, own_frames, preamble, repaired,
                                       retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import flag_columns, flags_used, mended_calls, without_inplace
 from ..llm.types import ChatOptions, Message
@@ -58,13 +58,28 @@ def first_messages(prompt: str) -> list[Message]:
 
 
 def draft(backend: Any, messages: Sequence[Message], cancel: Any = None) -> Draft:
-    """Ask for the program; its first fenced block (or the reply, when it is code)."""
-    options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=MAX_PROGRAM_TOKENS)
-    response = backend.chat(list(messages), [], options=options)
-    code = extract_code(response.text or "")
+    """Ask for the program; its first fenced block (or the reply, when it is code).
+
+    The reply is read as it streams and ends once the program has bound its answer
+    (:func:`answer_bound_at`): what a model writes after that (the request's comment copied,
+    a ``print`` of the answer) would cost seconds and change no value. A reply that came whole
+    (a backend that does not stream, a recording) is cut at the same place."""
+    options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=MAX_PROGRAM_TOKENS,
+                          done=answer_bound_at)
+    if getattr(getattr(backend, "capabilities", None), "streaming", False):
+        response = backend.stream(list(messages), [], on_text=_ignore, options=options)
+    else:
+        response = backend.chat(list(messages), [], options=options)
+    text = response.text or ""
+    end = answer_bound_at(text)
+    code = extract_code(text[:end] if end is not None else text)
     if code is None:
         return Draft(None, "the reply held no ```python code block")
     return Draft(code)
+
+
+def _ignore(piece: str) -> None:
+    """The program's text is not shown as it streams (its cell shows it once it runs)."""
 
 
 def mend(code: str, columns: Sequence[str]) -> Mended:

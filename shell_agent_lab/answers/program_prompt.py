@@ -18,8 +18,9 @@ from typing import Any, Mapping, Sequence
 from ._program_writes import frames_written
 from .program_repairs import flag_conversion
 from .spec import ANSWER, PROSE, AnswerSpec, Part
+from .values import ANSWER_VARIABLE
 
-__all__ = ["answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "own_frames",
+__all__ = ["answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "answer_bound_at", "own_frames",
            "with_imports", "repaired", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
@@ -182,6 +183,46 @@ def extract_code(text: str) -> str | None:
         return max(blocks, key=len).strip() if len(blocks) > 1 and not _parses(blocks[0]) else blocks[0].strip()
     body = (text or "").strip()
     return body if body and _parses(body) and re.search(r"\bprint\s*\(|^answer\s*=", body, re.M) else None
+
+
+#: the program's own top-level binding of its answer (a line of the program, not the question)
+_ANSWER_BINDING = re.compile(rf"^{ANSWER_VARIABLE}[ \t]*=(?!=)", re.M)
+#: values a program binds first and fills in after (``answer = {}`` then ``answer['n'] = …``)
+_TO_BE_FILLED = frozenset({"{}", "[]", "()", "None", "dict()", "list()", "''"})
+
+
+def answer_bound_at(reply: str) -> int | None:
+    """Where a reply's program is done: the end of its top-level ``answer = …`` statement, once
+    that statement is complete (its line ended, or a comment began after it), or None before.
+
+    What a program writes after binding its answer (a comment copied from the request, a
+    ``print`` of it, the closing fence) changes no value it hands back; a reply read as it
+    streams can stop there. An answer bound empty and filled in later is not done."""
+    opened = reply.find("```")
+    start = 0
+    if opened >= 0:
+        start = reply.find("\n", opened) + 1
+        if start == 0:
+            return None
+    last = None
+    for last in _ANSWER_BINDING.finditer(reply, start):
+        pass
+    if last is None:
+        return None
+    begin = last.start()
+    for end in range(last.end(), len(reply)):
+        if reply[end] not in "\n#":
+            continue
+        statement = reply[begin:end].rstrip()
+        try:
+            tree = ast.parse(statement)
+        except SyntaxError:
+            continue      # the statement goes on (an open bracket), or the '#' is in a string
+        node = tree.body[0] if len(tree.body) == 1 else None
+        if not isinstance(node, ast.Assign) or ast.unparse(node.value) in _TO_BE_FILLED:
+            return None
+        return begin + len(statement)
+    return None
 
 
 _AT_ASSIGN = re.compile(r"(?m)^(\s*)@(\w+)(\s*=[^=])")

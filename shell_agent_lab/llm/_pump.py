@@ -18,6 +18,9 @@ from .errors import CancelledError, UnreachableError
 __all__ = ["Closer", "pump"]
 
 _POLL = 0.05
+#: seconds a reader that stopped early waits for the worker to close the connection: a request
+#: sent before the server saw the close waited behind the whole abandoned reply (llama.cpp)
+_CLOSE_WAIT = 1.0
 
 
 class Closer:
@@ -62,6 +65,8 @@ def pump(produce: Callable[[Callable[[Any], None], Closer], None], *,
     items: "queue.Queue[tuple[str, Any]]" = queue.Queue()
     closer = Closer()
 
+    finished = threading.Event()
+
     def run() -> None:
         try:
             produce(lambda item: items.put(("item", item)), closer)
@@ -69,6 +74,8 @@ def pump(produce: Callable[[Callable[[Any], None], Closer], None], *,
             items.put(("error", exc))
         else:
             items.put(("done", None))
+        finally:
+            finished.set()
 
     worker = threading.Thread(target=run, name="model-request", daemon=True)
     worker.start()
@@ -90,6 +97,8 @@ def pump(produce: Callable[[Callable[[Any], None], Closer], None], *,
                 return
             else:
                 raise value
-    except BaseException:
+    except BaseException as exc:
         closer.close()
+        if not isinstance(exc, UnreachableError):   # a server that hangs may never let it end
+            finished.wait(_CLOSE_WAIT)
         raise

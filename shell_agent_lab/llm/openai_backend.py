@@ -50,6 +50,14 @@ CUT_CALL_MESSAGE = ("the reply kept repeating itself and was stopped before the 
 _CALL_IN_TEXT = re.compile(r"<(?:tool_call|function_call)>|\{\s*\"name\"\s*:", re.I)
 
 
+class _Done(Exception):
+    """The reply is complete at ``end`` (``ChatOptions.done``): stop reading the stream."""
+
+    def __init__(self, end: int) -> None:
+        super().__init__(end)
+        self.end = end
+
+
 class _Repetition(Exception):
     """Raised inside the stream's consumer to stop a reply that loops."""
 
@@ -184,6 +192,9 @@ class OpenAIBackend(Backend):
                 if declared and declared.isdigit() and int(declared) > cap:
                     raise self._too_big(int(declared))
                 for piece in raw.iter_bytes():
+                    if closer.closed:       # the reader stopped: this thread closes what it reads
+                        raw.close()
+                        return
                     emit(piece)
 
         def take(piece: bytes) -> None:
@@ -212,6 +223,12 @@ class OpenAIBackend(Backend):
             stream = self._client.chat.completions.create(**payload)
             closer.set(stream.close)
             for chunk in stream:
+                if closer.closed:
+                    # the reader stopped (done, looping, cancelled): a close from its thread does
+                    # not reach a socket this thread is reading, so this thread closes it, and
+                    # the server stops writing at once instead of finishing the reply unread
+                    stream.close()
+                    return
                 emit(chunk)
 
         def take(chunk: Any) -> None:
@@ -220,12 +237,18 @@ class OpenAIBackend(Backend):
                 raise _Repetition()      # closes the stream (pump closes it on any error)
             if piece:
                 on_text(piece)
+                if options.done is not None and not state.slots:
+                    end = options.done(state.text)
+                    if end is not None:
+                        raise _Done(end)   # closes the stream: the server stops writing
 
         try:
             try:
                 self._run(produce, take, options)
             except _Repetition:
                 return self._cut_short(state, guard, tools)
+            except _Done as done:
+                return self._finish(state.text[:done.end], [], state.usage, "stop", state.model, tools)
             if state.finish_reason is None and not (options.cancel is not None and options.cancel.is_set()):
                 # every complete answer ends with a finish reason: this stream was cut off (the
                 # server died or dropped the connection), and half an answer is not an answer
@@ -263,7 +286,7 @@ class OpenAIBackend(Backend):
                  timeout_error=lambda: UnreachableError(
                      f"{self.base_url} did not answer within {self.timeout:g} s",
                      hint=_where_hint(self.base_url)))
-        except (LLMError, _Repetition):
+        except (LLMError, _Repetition, _Done):
             raise
         except Exception as exc:
             raise self._translate(exc) from exc

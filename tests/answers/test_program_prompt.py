@@ -3,6 +3,7 @@ user's frames alone."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import pandas as pd
 
 from shell_agent_lab.answers.spec import read_spec
@@ -76,3 +77,63 @@ def test_an_answer_name_written_as_an_assignment_target_is_repaired():
     assert repaired(code) == "night = df['h'].isin([22, 23]).sum()\nprint(f\"@night[{night}]\")"
     assert repaired("@property\ndef f(): pass") == "@property\ndef f(): pass"      # a decorator stays
     assert repaired("x = a @ b") == "x = a @ b"
+
+
+# -- where a streamed program is done -------------------------------------------------------------
+
+def test_a_program_is_done_once_its_answer_statement_is_complete():
+    from shell_agent_lab.answers.program_prompt import answer_bound_at
+
+    reply = "```python\nimport pandas as pd\nn = len(df)\nanswer = {'n': n, 'mean': df['x'].mean()}"
+    assert answer_bound_at(reply) is None                      # the line may go on
+    done = answer_bound_at(reply + "  # n: a whole number\n```")
+    assert done == len(reply)                                  # the copied comment is not kept
+    assert answer_bound_at(reply + "\nprint(answer)\n```") == len(reply)
+    # a statement over several lines is done when its brackets close
+    open_dict = "```python\nanswer = {\n    'a': 1,\n"
+    assert answer_bound_at(open_dict) is None
+    assert answer_bound_at(open_dict + "}\n") == len(open_dict) + 1
+    # a '#' inside a string is not a comment
+    assert answer_bound_at("```python\nanswer = df['Item #'].sum()") is None
+    assert answer_bound_at("```python\nanswer = df['Item #'].sum()\n") == len("```python\nanswer = df['Item #'].sum()")
+
+
+@pytest.mark.parametrize("reply", [
+    "```python\nanswer = {}\nanswer['n'] = 3\n",            # bound empty, filled in after
+    "```python\nanswer = None\nfor x in df['a']:\n",
+    "```python\ndef f():\n    answer = 1\n",                 # not the program's own binding
+    "```python\nif x:\n    answer = 'yes'\n",
+    "```python\nprint(answer == 3)\n",
+    "Format: answer = {'a': a}\n",                              # before the program: no fence yet
+])
+def test_an_answer_not_yet_bound_is_not_done(reply):
+    from shell_agent_lab.answers.program_prompt import answer_bound_at
+
+    assert answer_bound_at(reply) is None
+
+
+def test_cutting_recorded_programs_where_they_are_done_drops_no_code():
+    """Every program reply recorded for the example notebooks and the benchmark tests: what
+    follows the point where it is done is only comments, prints and the closing fence."""
+    import json
+    from pathlib import Path
+
+    from shell_agent_lab.answers.program_prompt import answer_bound_at, extract_code
+
+    root = Path(__file__).resolve().parents[2]
+    programs = cut = 0
+    for path in [*root.glob("notebooks/cassettes/*.json"), *root.glob("tests/**/cassettes/*.json")]:
+        data = json.loads(path.read_text())
+        for interaction in data.get("interactions", []) if isinstance(data, dict) else []:
+            text = (interaction.get("response") or {}).get("text") or ""
+            if "```python" not in text or "answer" not in text:
+                continue
+            programs += 1
+            end = answer_bound_at(text)
+            if end is None:
+                continue
+            cut += 1
+            after = [line.strip() for line in text[end:].split("```")[0].splitlines()[1:]]
+            assert all(not line or line.startswith(("#", "print(")) for line in after), (path.name, after)
+            assert extract_code(text[:end]) is not None
+    assert programs >= 5 and cut >= programs // 2
