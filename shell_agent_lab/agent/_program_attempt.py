@@ -18,7 +18,7 @@ from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, own_frames, preamble, repaired,
                                       retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import flag_columns, flags_used, mended_calls, without_inplace
-from ..llm.types import ChatOptions, Message
+from ..llm.types import ChatOptions, Message, unseen
 
 __all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages"]
 
@@ -57,29 +57,28 @@ def first_messages(prompt: str) -> list[Message]:
     return [Message("system", SYSTEM_PROMPT), Message("user", prompt)]
 
 
-def draft(backend: Any, messages: Sequence[Message], cancel: Any = None) -> Draft:
+def draft(backend: Any, messages: Sequence[Message], cancel: Any = None, *,
+          until_answer: bool = False) -> Draft:
     """Ask for the program; its first fenced block (or the reply, when it is code).
 
-    The reply is read as it streams and ends once the program has bound its answer
-    (:func:`answer_bound_at`): what a model writes after that (the request's comment copied,
-    a ``print`` of the answer) would cost seconds and change no value. A reply that came whole
-    (a backend that does not stream, a recording) is cut at the same place."""
+    ``until_answer`` (an answer in named parts, which code writes from the bound values alone):
+    the reply is read as it streams and ends once the program has bound its answer
+    (:func:`answer_bound_at`); what a model writes after that (the request's comment copied, a
+    ``print`` of the answer) would cost seconds and change no part. A reply that came whole (a
+    backend that does not stream, a recording) is cut at the same place. Other answers keep
+    what the program prints (a prose answer is its printed sentence)."""
     options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=MAX_PROGRAM_TOKENS,
-                          done=answer_bound_at)
-    if getattr(getattr(backend, "capabilities", None), "streaming", False):
-        response = backend.stream(list(messages), [], on_text=_ignore, options=options)
+                          done=answer_bound_at if until_answer else None)
+    if until_answer and getattr(getattr(backend, "capabilities", None), "streaming", False):
+        response = backend.stream(list(messages), [], on_text=unseen, options=options)
     else:
         response = backend.chat(list(messages), [], options=options)
     text = response.text or ""
-    end = answer_bound_at(text)
+    end = answer_bound_at(text) if until_answer else None
     code = extract_code(text[:end] if end is not None else text)
     if code is None:
         return Draft(None, "the reply held no ```python code block")
     return Draft(code)
-
-
-def _ignore(piece: str) -> None:
-    """The program's text is not shown as it streams (its cell shows it once it runs)."""
 
 
 def mend(code: str, columns: Sequence[str]) -> Mended:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..answers.compose import SERIES_FOOTER, Composed
-from ..answers.spec import PROSE, AnswerSpec, read_spec, with_columns
+from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import Taken, take_values
 from ..answers.write import nothing_computed, retry_message, write_answer, write_part
 from ..answers.least_squares import import_line
@@ -165,7 +165,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     kept: _Kept | None = None
     error: str | None
     for attempt in range(_ATTEMPTS):
-        drafted = draft(backend, messages, cancel)
+        drafted = draft(backend, messages, cancel, until_answer=spec.style == PARTS)
         if drafted.code is None:
             missing = drafted.error or "no program"
             outcome.attempts.append({"code": "", "error": missing})

@@ -187,40 +187,55 @@ def extract_code(text: str) -> str | None:
 
 #: the program's own top-level binding of its answer (a line of the program, not the question)
 _ANSWER_BINDING = re.compile(rf"^{ANSWER_VARIABLE}[ \t]*=(?!=)", re.M)
-#: values a program binds first and fills in after (``answer = {}`` then ``answer['n'] = …``)
-_TO_BE_FILLED = frozenset({"{}", "[]", "()", "None", "dict()", "list()", "''"})
+#: what may follow a program's last statement: a comment, a print, the closing fence
+_TAIL = re.compile(r"[ \t]*(?:#|print\(|```(?![\w-]))")
 
 
 def answer_bound_at(reply: str) -> int | None:
-    """Where a reply's program is done: the end of its top-level ``answer = …`` statement, once
-    that statement is complete (its line ended, or a comment began after it), or None before.
+    """Where a reply's program is done: the end of a top-level ``answer = …`` statement that is
+    complete and followed only by what changes no value (a comment, on its line or the next, a
+    ``print``, the closing fence), or None while that is not known.
 
-    What a program writes after binding its answer (a comment copied from the request, a
-    ``print`` of it, the closing fence) changes no value it hands back; a reply read as it
-    streams can stop there. An answer bound empty and filled in later is not done."""
+    A small model writes such a tail after the line it was asked to finish with (the request's
+    comment copied, a ``print`` of the answer); read as it streams, the reply can end there. A
+    binding followed by other code (``answer = int(answer)``, an ``if`` that changes it) is not
+    the end, and neither is an answer bound where no program has begun (a line quoted above the
+    opening fence). The same text gives the same place whether it is read whole or in pieces."""
     opened = reply.find("```")
     start = 0
     if opened >= 0:
         start = reply.find("\n", opened) + 1
         if start == 0:
             return None
-    last = None
-    for last in _ANSWER_BINDING.finditer(reply, start):
-        pass
-    if last is None:
-        return None
-    begin = last.start()
-    for end in range(last.end(), len(reply)):
+    for binding in _ANSWER_BINDING.finditer(reply, start):
+        end = _statement_end(reply, binding.start(), binding.end())
+        if end is None:
+            return None                    # not complete yet
+        rest = reply[end:]
+        same_line = rest.split("\n", 1)[0]
+        if same_line.strip() and not same_line.lstrip().startswith("#"):
+            continue
+        if same_line.strip():              # a comment after it on its line
+            return end
+        following = rest.lstrip("\n")
+        if "\n" not in rest or not following:
+            return None                    # what follows is not written yet
+        if _TAIL.match(following):
+            return end
+    return None
+
+
+def _statement_end(reply: str, begin: int, after: int) -> int | None:
+    """The end of the statement that starts at ``begin`` (without its comment), when it is
+    complete: it parses at the end of a line or where a comment starts."""
+    for end in range(after, len(reply)):
         if reply[end] not in "\n#":
             continue
         statement = reply[begin:end].rstrip()
         try:
-            tree = ast.parse(statement)
+            ast.parse(statement)
         except SyntaxError:
-            continue      # the statement goes on (an open bracket), or the '#' is in a string
-        node = tree.body[0] if len(tree.body) == 1 else None
-        if not isinstance(node, ast.Assign) or ast.unparse(node.value) in _TO_BE_FILLED:
-            return None
+            continue      # it goes on (an open bracket), or the '#' is inside a string
         return begin + len(statement)
     return None
 

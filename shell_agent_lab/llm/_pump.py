@@ -3,8 +3,12 @@
 The SDKs block inside socket reads: a server that hangs before its headers or in the middle
 of a stream would otherwise hold the caller until a read timeout. Here the producer runs on
 a daemon thread and hands items over a queue; the caller waits in short slices, watching
-``cancel`` and a per-attempt deadline, and on either closes the response (through the
-:class:`Closer` the producer registered) and leaves the worker to finish on its own.
+``cancel`` and a per-attempt deadline. When the caller stops (cancelled, out of time, or its
+own ``on_item`` raised: a reply complete early, a loop cut short) it marks the response closed
+(through the :class:`Closer` the producer registered); a producer that reads a response closes
+it from its own thread at its next item, and the caller waits briefly for that, so the server
+has seen the close before the next request reaches it. A worker with no response open yet
+(waiting for headers) is left to finish on its own.
 """
 from __future__ import annotations
 
@@ -30,6 +34,12 @@ class Closer:
         self._lock = threading.Lock()
         self._close: Callable[[], Any] | None = None
         self.closed = False
+
+    @property
+    def opened(self) -> bool:
+        """A response is open (its close function registered)."""
+        with self._lock:
+            return self._close is not None
 
     def set(self, close: Callable[[], Any]) -> None:
         with self._lock:
@@ -99,6 +109,6 @@ def pump(produce: Callable[[Callable[[Any], None], Closer], None], *,
                 raise value
     except BaseException as exc:
         closer.close()
-        if not isinstance(exc, UnreachableError):   # a server that hangs may never let it end
+        if closer.opened and not isinstance(exc, UnreachableError):   # a hung server may never let it end
             finished.wait(_CLOSE_WAIT)
         raise

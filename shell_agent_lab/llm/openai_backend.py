@@ -32,7 +32,7 @@ from .errors import (BadResponseError, ConfigurationError, LLMError, RateLimited
 from .lenient import extract_tool_calls
 from .repetition import RepetitionGuard
 from .retry import RetryPolicy, call_with_retry
-from .types import (Backend, Capabilities, ChatOptions, Message, Response, ToolCall, ToolSpec,
+from .types import (Backend, Capabilities, ChatOptions, Message, Response, ToolCall, ToolSpec, unseen,
                     Usage)
 
 __all__ = ["OpenAIBackend", "DEFAULT_OPENAI_MODEL", "MAX_RESPONSE_BYTES", "REPETITION_FINISH", "CUT_CALL_MESSAGE"]
@@ -236,11 +236,13 @@ class OpenAIBackend(Backend):
             if guard is not None and guard.looping:
                 raise _Repetition()      # closes the stream (pump closes it on any error)
             if piece:
+                end = options.done(state.text) if options.done is not None and not state.slots else None
+                if end is not None:
+                    kept = piece[:max(0, len(piece) - (len(state.text) - end))]
+                    if kept:
+                        on_text(kept)
+                    raise _Done(end)       # closes the stream: the server stops writing
                 on_text(piece)
-                if options.done is not None and not state.slots:
-                    end = options.done(state.text)
-                    if end is not None:
-                        raise _Done(end)   # closes the stream: the server stops writing
 
         try:
             try:
@@ -248,14 +250,16 @@ class OpenAIBackend(Backend):
             except _Repetition:
                 return self._cut_short(state, guard, tools)
             except _Done as done:
-                return self._finish(state.text[:done.end], [], state.usage, "stop", state.model, tools)
+                response = self._finish(state.text[:done.end], [], state.usage, "stop", state.model, tools)
+                response.extra["done"] = True
+                return response
             if state.finish_reason is None and not (options.cancel is not None and options.cancel.is_set()):
                 # every complete answer ends with a finish reason: this stream was cut off (the
                 # server died or dropped the connection), and half an answer is not an answer
                 raise UnreachableError(f"{self.base_url} stopped in the middle of the answer (the stream "
                                        "ended without finishing)", hint=_where_hint(self.base_url))
         except LLMError as exc:
-            if state.emitted:  # text already reached the user: another attempt would repeat it
+            if state.emitted and on_text is not unseen:  # text reached the user: another attempt would repeat it
                 exc.retryable = False
             raise
         return self._finish(state.text, state.calls(), state.usage, state.finish_reason,

@@ -102,12 +102,18 @@ class ChatOptions:
     #: response schema; backends without structured output ignore it and the caller parses leniently.
     response_format: dict[str, Any] | None = None
     #: ``done(text_so_far)``: where a streamed reply without tool calls is complete (its length
-    #: to keep), or None while it is not; the backend stops reading there and the reply ends
-    #: as if the model had stopped (backends that cannot stop early ignore it)
+    #: to keep), or None while it is not; the backend stops reading there, ``on_text`` gets
+    #: nothing past it, and the reply ends with ``finish_reason`` "stop" and ``extra["done"]``
+    #: (backends that cannot stop early ignore it)
     done: Callable[[str], int | None] | None = None
     #: "required": the reply must call one of the tools (OpenAI-compatible servers constrain the
     #: output to a tool call; Gemini's function-calling mode ANY). None: the model decides.
     tool_choice: str | None = None
+
+
+def unseen(piece: str) -> None:
+    """``on_text`` for a streamed reply nobody is shown: a request that fails after some of it
+    arrived may still be sent again (a reply already shown may not: it would be repeated)."""
 
 
 class Backend(abc.ABC):
