@@ -6,7 +6,8 @@ a daemon thread and hands items over a queue; the caller waits in short slices, 
 ``cancel`` and a per-attempt deadline. When the caller stops (cancelled, out of time, or its
 own ``on_item`` raised: a reply complete early, a loop cut short) it marks the response closed
 (through the :class:`Closer` the producer registered); a producer that reads a response closes
-it from its own thread at its next item, and the caller waits briefly for that, so the server
+it from its own thread at its next item (``emit`` raises there, out of the producer's
+``with``), and the caller waits briefly for that, so the server
 has seen the close before the next request reaches it. A worker with no response open yet
 (waiting for headers) is left to finish on its own.
 """
@@ -25,6 +26,10 @@ _POLL = 0.05
 #: seconds a reader that stopped early waits for the worker to close the connection: a request
 #: sent before the server saw the close waited behind the whole abandoned reply (llama.cpp)
 _CLOSE_WAIT = 1.0
+
+
+class _ReaderGone(Exception):
+    """Raised in the producer by ``emit`` once the reader has stopped."""
 
 
 class Closer:
@@ -77,9 +82,16 @@ def pump(produce: Callable[[Callable[[Any], None], Closer], None], *,
 
     finished = threading.Event()
 
+    def emit(item: Any) -> None:
+        if closer.closed:
+            raise _ReaderGone()      # leaves the producer's loop, closing what it reads
+        items.put(("item", item))
+
     def run() -> None:
         try:
-            produce(lambda item: items.put(("item", item)), closer)
+            produce(emit, closer)
+        except _ReaderGone:
+            pass
         except BaseException as exc:  # handed to the caller's thread
             items.put(("error", exc))
         else:

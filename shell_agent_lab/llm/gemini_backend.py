@@ -133,8 +133,6 @@ class GeminiBackend(Backend):
                 return
             for chunk in self._client.models.generate_content_stream(model=self.model, contents=contents,
                                                                      config=config):
-                if closer.closed:           # the reader stopped: read no further
-                    return
                 emit(chunk)
 
         def take(chunk: types.GenerateContentResponse) -> None:

@@ -192,9 +192,6 @@ class OpenAIBackend(Backend):
                 if declared and declared.isdigit() and int(declared) > cap:
                     raise self._too_big(int(declared))
                 for piece in raw.iter_bytes():
-                    if closer.closed:       # the reader stopped: this thread closes what it reads
-                        raw.close()
-                        return
                     emit(piece)
 
         def take(piece: bytes) -> None:
@@ -220,16 +217,12 @@ class OpenAIBackend(Backend):
                              watch=guard.feed if guard is not None else None)
 
         def produce(emit: Callable[[Any], None], closer: Closer) -> None:
-            stream = self._client.chat.completions.create(**payload)
-            closer.set(stream.close)
-            for chunk in stream:
-                if closer.closed:
-                    # the reader stopped (done, looping, cancelled): a close from its thread does
-                    # not reach a socket this thread is reading, so this thread closes it, and
-                    # the server stops writing at once instead of finishing the reply unread
-                    stream.close()
-                    return
-                emit(chunk)
+            # once the reader stopped, emit raises and the with closes the stream from this
+            # thread (a close from the reader's thread did not reach a socket this one reads)
+            with self._client.chat.completions.create(**payload) as stream:
+                closer.set(stream.close)
+                for chunk in stream:
+                    emit(chunk)
 
         def take(chunk: Any) -> None:
             piece = state.add(chunk)
