@@ -114,6 +114,10 @@ def _attribute(exc: AttributeError, tables: Mapping[str, pd.DataFrame], statemen
             return ("that column holds text, not dates: read it with pd.to_datetime(frame['column'], "
                     "errors='coerce') first (with format= when the question says how dates are written)")
         return f"that column holds {obj.dtype} values, not text: .str works on text columns only"
+    if isinstance(obj, (np.generic, int, float, bool)) and hasattr(pd.Series, name):
+        return (f"that is already one number ({obj!r}): a reduction such as .sum() or .mean() over the whole "
+                f"column came before .{name}(); to compare groups, group by the label column first: "
+                f"frame.groupby('label_column')['value_column'].sum().{name}()")
     if isinstance(obj, (np.generic, int, float, str, bool)):
         return ("idxmax()/idxmin() give a row's index label, not a value of another column: read that column "
                 "at it with frame.loc[label, 'column']" if not isinstance(obj, str) else

@@ -38,8 +38,15 @@ def test_a_key_of_another_frame_and_a_near_miss():
 
 
 def test_attribute_errors_are_read_from_the_object_and_the_name():
-    _, hint = run("i = penguins['bill_length_mm'].max()\nprint(i.idxmax())")
+    _, hint = run("i = penguins['bill_length_mm'].idxmax()\nprint(i.species)")
     assert "idxmax()/idxmin() give a row's index label" in hint
+    # a whole-column reduction before a Series method: the number came too early, group first
+    _, hint = run("best = penguins['bill_length_mm'].sum().idxmax()")
+    assert hint.startswith("that is already one number (")
+    assert "a reduction such as .sum() or .mean() over the whole column came before .idxmax()" in hint
+    assert "frame.groupby('label_column')['value_column'].sum().idxmax()" in hint
+    _, hint = run("top = penguins['bill_length_mm'].mean().nlargest(2)")
+    assert ".nlargest()" in hint and "group by the label column first" in hint
     _, hint = run("print(penguins.Species)")
     assert hint == "no column 'Species'; the nearest: 'species' (write frame['column'])"
     _, hint = run("print(penguins['bill_length_mm'].zscore())")
