@@ -20,8 +20,9 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
+from ..answers.column_values import off_column
 from ..answers.compose import SERIES_FOOTER, Composed
 from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import Taken, take_values
@@ -129,11 +130,15 @@ class _Kept:
     code: str
     output: str
     attempt: int
+    #: label parts whose value is not one of their column's values (part name → note)
+    off: Mapping[str, str]
 
 
-def _score(taken: Taken, spec: AnswerSpec) -> tuple[int, int]:
-    """How well a run answered: parts with a value, then parts that fit."""
-    fits = sum(1 for p in spec.parts if p.name in taken.values and not write_part(taken.values[p.name], p).clear)
+def _score(taken: Taken, spec: AnswerSpec, off: Mapping[str, str]) -> tuple[int, int]:
+    """How well a run answered: parts with a value, then parts that fit (their kind, and their
+    column's values for a label tied to a column)."""
+    fits = sum(1 for p in spec.parts if p.name in taken.values and p.name not in off
+               and not write_part(taken.values[p.name], p).clear)
     return len(taken.values), fits
 
 
@@ -159,6 +164,8 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     given = list(frames)
     columns = [c for f in frames.values() for c in getattr(f, "columns", []) if isinstance(c, str)]
     views = _views(frames, engine, values=values)
+    # text columns the program reads as numbers or dates (the preamble converts them)
+    converted = {c for v in views for c, h in v.hints.items() if (h or {}).get("text_numbers") or (h or {}).get("date_format")}
     prompt = program_prompt(views, question, spec, context=context)
     messages = first_messages(prompt)
     outcome = ProgramOutcome()
@@ -187,9 +194,11 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
         if error is None:
             taken = take_values(spec, getattr(ran.run, "values", None) or {}, ran.run.stdout)
-            if _answered(taken, spec, ran.run.stdout) and (kept is None or _score(taken, spec) > _score(kept.taken, spec)):
-                kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1)
-            told = retry_message(spec, taken)
+            off = off_column(spec, taken, frames, converted)
+            if _answered(taken, spec, ran.run.stdout) and (
+                    kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
+                kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off)
+            told = retry_message(spec, taken, off)
             if _answered(taken, spec, ran.run.stdout) and (told is None or not taken.any):
                 break            # prose printed without binding `answer`: what it printed answers
             error = told or ("it computed no value: end the program by binding `answer` as asked"
@@ -204,7 +213,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         messages = retry_messages(prompt, scrub(told) if scrub is not None else told, code=ran.code,
                                   line=line, given=given)
     if kept is not None:
-        outcome.composed = write_answer(spec, kept.taken, kept.output)
+        outcome.composed = write_answer(spec, kept.taken, kept.output, kept.off)
         outcome.code, outcome.output = kept.code, kept.output
         outcome.attempts[kept.attempt]["answered"] = True
         outcome.error = None

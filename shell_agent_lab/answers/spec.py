@@ -341,6 +341,14 @@ def _kind_and_precision(description: str) -> tuple[str, Precision | None]:
     return kind, own
 
 
+def _holder_subject(holder: str) -> str:
+    """A placeholder that is one plain word (``@higher_group[colour]``): what the part
+    names, which :func:`with_columns` may find as a column. Words that only say "a name" do not
+    count."""
+    word = holder.strip().strip("\"'`").lower()
+    return word if re.fullmatch(r"[a-z][\w.]*", word) and word not in _META_VALUES | _CUE_WORDS else ""
+
+
 def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
     overall = _overall(text)
     parts: list[Part] = []
@@ -356,13 +364,14 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
             decimals = overall.digits     # "@b[value] @a[value], both to 4 decimals"
         words = set(_words(seg))
         parts.append(Part(t.group(1), kind, decimals, allowed, order, _truth(seg),
-                          bool(words & {"percent", "percentage"}) or "%" in seg))
+                          bool(words & {"percent", "percentage"}) or "%" in seg,
+                          subject=_holder_subject(t.group(2)) if kind in ("any", "label") and not allowed else ""))
     # "which of A, B and C": the one part that names something takes one of them
     chosen = _which_of(_TOKEN.sub(" ", text))
     naming = [i for i, p in enumerate(parts) if p.kind in ("any", "label") and not p.allowed]
     if chosen and len(naming) == 1:
         parts[naming[0]] = replace(parts[naming[0]], kind="label", allowed=chosen)
-    if len(parts) == 1 and parts[0].kind == "any":
+    if len(parts) == 1 and parts[0].kind == "any" and not parts[0].subject:
         parts[0] = replace(parts[0], subject=_subject(text))
     # a sentence that shows only a metasyntactic token ("write each part as `@name[value]`")
     # describes the format: the program is asked the question without it
@@ -469,18 +478,29 @@ _TEXT_TYPES = ("object", "str", "string", "category")
 def with_columns(spec: AnswerSpec, columns: Mapping[str, str]) -> AnswerSpec:
     """``spec`` with a part whose kind is open and whose subject names a text column ("which
     player" over a ``PLAYER_NAME`` column) made a label of that column: the answer is a name from
-    it, not a row label or an id. ``columns`` maps each column to its dtype as pandas prints it."""
+    it, not a row label or an id. A label part is tied to a text column the same way by its
+    subject (its placeholder, ``@higher_group[colour]``), or by its own name or the last word of
+    it (``@region[…]``, ``@older_gender[…]``). ``columns`` maps each column to its dtype as
+    pandas prints it."""
     parts = list(spec.parts)
     changed = False
     for i, part in enumerate(parts):
-        if part.kind != "any" or not part.subject:
+        if part.column or part.allowed or part.kind not in ("any", "label"):
             continue
-        stem = part.subject[:-1] if part.subject.endswith("s") and len(part.subject) > 3 else part.subject
-        named = [c for c in columns if {part.subject, stem} & _column_words(c)]
+        names = {part.subject} if part.subject else set()
+        if part.kind == "label" and part.name != ANSWER:
+            last = part.name.lower().split("_")[-1]
+            names |= {part.name.lower()} | ({last} if last not in _CUE_WORDS else set())
+        names |= {n[:-1] for n in names if n.endswith("s") and len(n) > 3}
+        names.discard("")
+        if not names:
+            continue
+        named = [c for c in columns if names & (_column_words(c) | {str(c).lower()})]
         text = [c for c in named if str(columns[c]).startswith(_TEXT_TYPES)]
         if text:
             # the column that reads as the name: "player_name" over "player_team"
-            best = sorted(text, key=lambda c: ("name" not in _column_words(c), len(str(c))))[0]
+            best = sorted(text, key=lambda c: (str(c).lower() not in names, "name" not in _column_words(c),
+                                               len(str(c))))[0]
             parts[i] = replace(part, kind="label", column=str(best))
             changed = True
     return replace(spec, parts=tuple(parts)) if changed else spec

@@ -384,3 +384,30 @@ def test_a_row_label_stated_as_a_name_goes_back_once_and_is_never_dropped(progra
     agent, _ = program_agent(backend, frame=frame)
     r = agent.run("Which player scored the most total points across all seasons?")
     assert "2544" in r.text and "is a number where a name" in r.text and "could not compute" not in r.text
+
+
+def test_a_label_that_is_not_a_value_of_its_column_goes_back_once_and_is_still_shown(program_agent):
+    """``@top_region[region]`` ties the part to the ``region`` column: a value of another column
+    (``'$80'``) goes back with the column's values; kept when the retry does no better."""
+    frame = SALES.assign(rep=["Ann", "Bo", "Cy", "Di"])
+    other = "answer = {'top_region': sales.loc[sales['units'].idxmax(), 'rep']}"
+    right = "answer = {'top_region': sales.loc[sales['units'].idxmax(), 'region']}"
+    question = "Which region had the order with the most units?\nFormat: @top_region[region]"
+    backend = ScriptedBackend([_program(other), _program(right)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run(question)
+    assert r.text == "@top_region[West]"
+    first, told = backend.requests[0].messages[-1].content, backend.requests[1].messages[-1].content
+    assert "top_region: a name from column 'region'" in first
+    assert "is not a value of column 'region' (it holds 'West', 'East', 'South')" in told
+    assert "bind the value of 'region' the question asks for" in told
+    # both runs miss: the value is shown with what did not fit, never dropped
+    backend = ScriptedBackend([_program(other), _program(other)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run(question)
+    assert "@top_region[Cy]" in r.text and "is not a value of column 'region'" in r.text
+    assert "could not compute" not in r.text
+    # a value of the column answers at once
+    backend = ScriptedBackend([_program(right)])
+    agent, _ = program_agent(backend, frame=frame)
+    assert agent.run(question).text == "@top_region[West]" and len(backend.requests) == 1
