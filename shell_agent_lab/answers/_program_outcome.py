@@ -148,6 +148,13 @@ def _as_text_if_needed(value: Any) -> Any:
     return text if len(text) <= _MAX_TEXT_VALUE * 10 else text[: _MAX_TEXT_VALUE * 10] + " …"
 
 
+def _row_labels(index: pd.Index) -> bool:
+    """Whether a Series' index is only its rows' labels (an unnamed integer index, as
+    ``frame.head(3)['country']`` keeps it), not what the values are of (a group, a
+    ``value_counts``, a date: those indexes carry a name)."""
+    return index.name is None and index.nlevels == 1 and pd.api.types.is_integer_dtype(index.dtype)
+
+
 def jsonable(value: Any, depth: int) -> Any:
     if value is pd.NaT or value is pd.NA:
         return None
@@ -172,6 +179,8 @@ def jsonable(value: Any, depth: int) -> Any:
         value = list(value)
     elif isinstance(value, (set, frozenset)) and len(value) <= _SMALL:
         value = sorted(value, key=str)
+    if isinstance(value, pd.Series) and len(value) <= _SMALL and _row_labels(value.index):
+        value = list(value)         # rows picked from a column: the values are the result
     if isinstance(value, pd.Series) and len(value) <= _SMALL:
         items = {str(k): jsonable(v, depth + 1) for k, v in value.items()}
     elif isinstance(value, dict) and len(value) <= _SMALL:

@@ -226,6 +226,23 @@ def test_values_keep_small_jsonable_results(frames):
     json.dumps(run.values, allow_nan=False)
 
 
+def test_rows_picked_from_a_column_come_back_as_their_values(frames):
+    """``frame.nlargest(2, …)['region']`` keeps the rows' labels as its index: those are no part
+    of the result. A Series indexed by what its values are of (a group, value_counts) keeps them."""
+    source = ("d = df.reset_index(drop=True)\n"        # a frame read from a CSV: an unnamed index
+              "answer = {'top': d.nlargest(2, 'sales')['region'], 'by': d.groupby('segment')['units'].sum(),\n"
+              "          'counts': d['segment'].value_counts(), 'built': pd.Series([3, 1]),\n"
+              "          'named': df.nlargest(2, 'sales')['region']}\n"
+              "picked = d.sort_values('sales').tail(2)['sales']\n")
+    run = run_program("import pandas as pd\n" + source, frames)
+    assert run.ok, run.error
+    got = run.values["answer"]
+    assert isinstance(got["top"], list) and len(got["top"]) == 2 and all(isinstance(v, str) for v in got["top"])
+    assert got["by"] == {"A": 19, "B": 14} and set(got["counts"]) == {"A", "B"} and got["built"] == [3, 1]
+    assert isinstance(run.values["picked"], list) and len(run.values["picked"]) == 2
+    assert got["named"] == {"7": "West", "4": "South"}      # an index with a name: its labels may matter
+
+
 def test_an_answer_is_never_dropped_for_its_type(frames):
     """A month as a Period, the top names as an Index, numbers as an array: each part comes back
     (as its text when JSON has no place for it), and one odd part does not take the others."""
