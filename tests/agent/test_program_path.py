@@ -411,3 +411,15 @@ def test_a_label_that_is_not_a_value_of_its_column_goes_back_once_and_is_still_s
     backend = ScriptedBackend([_program(right)])
     agent, _ = program_agent(backend, frame=frame)
     assert agent.run(question).text == "@top_region[West]" and len(backend.requests) == 1
+
+
+def test_a_text_column_summed_goes_back_once_saying_so(program_agent):
+    frame = pd.DataFrame({"air": list("YNYYYNYYNY"), "units": range(10)})
+    joined = "answer = sales['air'].sum()\nprint(f'{answer} houses have air conditioning')"
+    counted = "answer = int((sales['air'] == 'Y').sum())\nprint(f'{answer} houses have air conditioning')"
+    backend = ScriptedBackend([_program(joined), _program(counted)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("How many houses have air conditioning?")
+    assert "7 houses have air conditioning" in r.text and "YNYY" not in r.text
+    told = backend.requests[1].messages[-1].content
+    assert "'YNYYYNYYNY' is the values of column 'air' written end to end" in told

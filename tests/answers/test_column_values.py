@@ -48,3 +48,16 @@ def test_a_value_outside_its_column_is_named_with_the_columns_values():
     # a column no frame has: nothing to check
     assert off_column(spec, Taken({"higher_group": "Yes"}), {"other": pd.DataFrame({"x": [1]})}) == {}
     assert column_members(FRAMES, "nope") is None
+
+
+def test_a_text_column_summed_is_named_for_any_part():
+    """``.sum()`` of a column of 'Y'/'N' joins the letters: never an answer, whatever the part."""
+    frames = {"ames": pd.DataFrame({"Central_Air": ["Y", "Y", "N", "Y"], "Street": ["Pave", "Grvl", "Pave", "Pave"]})}
+    spec = read_spec("How many houses have central air conditioning?")
+    off = off_column(spec, Taken({"answer": "YYNYYYYNYY"}), frames)
+    assert off["answer"].startswith("'YYNYYYYNYY' is the values of column 'Central_Air' written end to end")
+    assert "compare the column with the value asked about first" in off["answer"]
+    # a text the runner cut short, a longer member's values, and what is no such text
+    assert "Street" in off_column(spec, Taken({"answer": "PaveGrvlPavePa …"}), frames)["answer"]
+    for fine in ("Pave", "YY", "Gravel road", 3, ["Y", "N"]):
+        assert off_column(spec, Taken({"answer": fine}), frames) == {}
