@@ -17,7 +17,7 @@ from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, own_frames, preamble, repaired,
                                       retry_prompt, with_imports, with_preamble)
-from ..answers.program_repairs import flag_columns, flags_used, mended_calls, without_inplace
+from ..answers.program_repairs import fitted_unpacks, flag_columns, flags_used, mended_calls, without_inplace
 from ..llm.types import ChatOptions, Message, unseen
 
 __all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages"]
@@ -84,7 +84,8 @@ def draft(backend: Any, messages: Sequence[Message], cancel: Any = None, *,
 def mend(code: str, columns: Sequence[str]) -> Mended:
     """scikit-learn's LinearRegression and metrics (which the model reaches for) as numpy
     stand-ins, ``@name = …`` as ``name = …``, column names as the frames spell them, keywords
-    as their libraries spell them, and ``x.method(…, inplace=True)`` as ``x = x.method(…)``."""
+    as their libraries spell them, ``x.method(…, inplace=True)`` as ``x = x.method(…)``, and a
+    test's result unpacked into as many names as it gives."""
     body, helpers = stand_ins(repaired(code))
     body, respelled = spelled_as_columns(body, list(columns))
     if respelled:
@@ -95,6 +96,9 @@ def mend(code: str, columns: Sequence[str]) -> Mended:
     body, assigned = without_inplace(body)
     if assigned:
         log.info("changes made in place written as assignments: %s", assigned)
+    body, fitted = fitted_unpacks(body)
+    if fitted:
+        log.info("unpackings fitted to the fields their calls give: %s", fitted)
     return Mended(body, helpers)
 
 

@@ -9,6 +9,10 @@
 - **Changes made in place.** ``df.dropna(inplace=True)`` is written ``df = df.dropna()`` and
   ``df['a'].fillna(0, inplace=True)`` is written ``df['a'] = df['a'].fillna(0)``: the same result
   (the second one, under pandas 3's Copy-on-Write, is what the program meant and did not get).
+- **A test's result unpacked into the wrong number of names.** ``t, p, _ = ttest_ind(…)`` (two
+  fields) or ``chi2, p, dof = chi2_contingency(…)`` (four) would raise; surplus ``_`` names are
+  dropped and a short list gets ``*_rest`` (:func:`fitted_unpacks`). A small model repeated the
+  slip on its retry even when told the fields.
 - **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
   ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
   (``df['Converted'].mean()``), and the run fails on text arithmetic. :func:`flag_columns` finds
@@ -21,12 +25,20 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping, Sequence
 
-__all__ = ["mended_calls", "without_inplace", "flag_columns", "flags_used", "flag_conversion"]
+__all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
     **{f: {"interpolation": "method"} for f in ("quantile", "percentile", "nanquantile", "nanpercentile")},
     "iqr": {"method": "interpolation"},
+}
+#: how many values a call's result unpacks into, by the function's name (scipy.stats' tests
+#: give a statistic and a p-value; chi2_contingency four fields; linregress five)
+_FIELD_COUNT: dict[str, int] = {
+    **{f: 2 for f in ("ttest_ind", "ttest_rel", "ttest_1samp", "pearsonr", "spearmanr", "kendalltau", "f_oneway",
+                      "shapiro", "normaltest", "mannwhitneyu", "wilcoxon", "kruskal", "levene", "bartlett",
+                      "ks_2samp", "kstest", "chisquare", "jarque_bera", "fisher_exact")},
+    "chi2_contingency": 4, "linregress": 5,
 }
 #: module names a numpy call is made through (``np.quantile``, not a Series' ``.quantile``)
 _NUMPY = {"np", "numpy"}
@@ -124,6 +136,45 @@ def without_inplace(code: str) -> tuple[str, list[str]]:
         lines[node.lineno - 1: end] = [indent + text]
         changed.append(f"line {node.lineno}: inplace=True → assignment")
     return ("\n".join(lines), sorted(changed)) if edits else (code, [])
+
+
+def fitted_unpacks(code: str) -> tuple[str, list[str]]:
+    """``code`` with each unpacking of a call whose result has a known number of fields fitted
+    to that number, where that is sure to keep what was meant: surplus targets that are all
+    ``_`` dropped (``t, p, _ = ttest_ind(…)`` → ``t, p = …``), and too few targets given a
+    ``*_rest`` at the end (``chi2, p, dof = chi2_contingency(…)`` keeps the first three). The
+    unpacking as written would raise. Other slips of the kind are left to the retry's hint."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits: list[tuple[ast.expr, str]] = []
+    changed: list[str] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)
+                and isinstance(node.targets[0], (ast.Tuple, ast.List))):
+            continue
+        target = node.targets[0]
+        names = [e.id if isinstance(e, ast.Name) else None for e in target.elts]
+        fields = _FIELD_COUNT.get(_callee(node.value.func)[1])
+        if fields is None or None in names or len(names) == fields or target.lineno != target.end_lineno:
+            continue
+        if len(names) > fields and all(n == "_" for n in names[fields:]):
+            kept = [n for n in names[:fields] if n is not None]
+        elif len(names) < fields and "_rest" not in names:
+            kept = [n for n in names if n is not None] + ["*_rest"]
+        else:
+            continue
+        edits.append((target, ", ".join(kept)))
+        changed.append(f"line {node.lineno}: {_callee(node.value.func)[1]} unpacked into {fields} names")
+    if not edits:
+        return code, []
+    lines = code.split("\n")
+    for target, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        data = lines[target.lineno - 1].encode("utf-8")
+        lines[target.lineno - 1] = (data[:target.col_offset] + text.encode("utf-8")
+                                    + data[target.end_col_offset or 0:]).decode("utf-8")
+    return "\n".join(lines), changed
 
 
 def flag_columns(frame: Any, missing: Sequence[str]) -> dict[str, tuple[str, str]]:

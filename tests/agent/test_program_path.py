@@ -423,3 +423,15 @@ def test_a_text_column_summed_goes_back_once_saying_so(program_agent):
     assert "7 houses have air conditioning" in r.text and "YNYY" not in r.text
     told = backend.requests[1].messages[-1].content
     assert "'YNYYYNYYNY' is the values of column 'air' written end to end" in told
+
+
+def test_a_tests_result_unpacked_into_too_many_names_runs_without_asking_again(program_agent):
+    code = ("from scipy import stats\n"
+            "t, p, _ = stats.ttest_ind(sales.loc[sales['region'] == 'West', 'units'], sales['units'])\n"
+            "answer = {'t': t, 'p': p}")
+    backend = ScriptedBackend([_program(code)])
+    agent, _ = program_agent(backend)
+    r = agent.run("Do Western orders differ in units? Format: @t[value] @p[value], both to 3 decimals")
+    assert len(backend.requests) == 1 and "@t[" in r.text and "could not compute" not in r.text
+    [activity] = r.tool_activity
+    assert "t, p = stats.ttest_ind(" in activity.ran["code"][0]       # the cell runs as it was mended

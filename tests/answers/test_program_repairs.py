@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from shell_agent_lab.analysis.engine import MISSING_MARKERS
-from shell_agent_lab.answers.program_repairs import flag_columns, flags_used, mended_calls
+from shell_agent_lab.answers.program_repairs import fitted_unpacks, flag_columns, flags_used, mended_calls
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -67,3 +67,25 @@ def test_changes_made_in_place_become_assignments_that_run_and_pass_the_check():
     assert run.ok and run.stdout == "1.0 True\n", run.error
     assert frame["units"].isna().sum() == 1 and "share" not in frame          # the notebook's frame as it was
     assert without_inplace("df.dropna(inplace=True") == ("df.dropna(inplace=True", [])
+
+
+def test_a_tests_result_unpacked_into_the_wrong_number_of_names_is_fitted():
+    from scipy import stats
+
+    a, b = [1.0, 2.0, 3.0, 4.0], [2.0, 3.5, 4.0, 6.0]
+    table = [[10, 20], [20, 15]]
+    code = ("t, p, _ = stats.ttest_ind(a, b, equal_var=False)\n"
+            "(r, pr, _, _) = pearsonr(a, b)\n"
+            "chi2, pc, dof = stats.chi2_contingency(table)\n"
+            "s, q = stats.shapiro(a)\n")
+    mended, changed = fitted_unpacks(code)
+    assert mended.splitlines() == ["t, p = stats.ttest_ind(a, b, equal_var=False)", "r, pr = pearsonr(a, b)",
+                                   "chi2, pc, dof, *_rest = stats.chi2_contingency(table)", "s, q = stats.shapiro(a)"]
+    assert changed == ["line 1: ttest_ind unpacked into 2 names", "line 2: pearsonr unpacked into 2 names",
+                       "line 3: chi2_contingency unpacked into 4 names"]
+    scope = {"stats": stats, "pearsonr": stats.pearsonr, "a": a, "b": b, "table": table}
+    exec(mended, scope)
+    assert scope["dof"] == 1 and 0 < scope["pc"] < 1 and scope["t"] == stats.ttest_ind(a, b, equal_var=False).statistic
+    # names that are not all `_` past the fields, an unknown call, code that does not parse: as written
+    for kept in ("t, p, df = stats.ttest_ind(a, b)", "x, y, z = my_fit(a)", "t, p, _ = ttest_ind(a,"):
+        assert fitted_unpacks(kept) == (kept, [])
