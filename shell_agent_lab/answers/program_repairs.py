@@ -170,10 +170,10 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
     if not edits:
         return code, []
     lines = code.split("\n")
-    for target, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
-        data = lines[target.lineno - 1].encode("utf-8")
-        lines[target.lineno - 1] = (data[:target.col_offset] + text.encode("utf-8")
-                                    + data[target.end_col_offset or 0:]).decode("utf-8")
+    for where, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        data = lines[where.lineno - 1].encode("utf-8")
+        lines[where.lineno - 1] = (data[:where.col_offset] + text.encode("utf-8")
+                                   + data[where.end_col_offset or 0:]).decode("utf-8")
     return "\n".join(lines), changed
 
 
