@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..answers.column_values import off_column
+from ..answers.column_values import Miss, columns_named, off_column
 from ..answers.compose import SERIES_FOOTER, Composed
 from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import Taken, take_values
@@ -130,11 +130,11 @@ class _Kept:
     code: str
     output: str
     attempt: int
-    #: label parts whose value is not one of their column's values (part name → note)
-    off: Mapping[str, str]
+    #: parts whose value does not fit the data (part name → what did not fit)
+    off: Mapping[str, Miss]
 
 
-def _score(taken: Taken, spec: AnswerSpec, off: Mapping[str, str]) -> tuple[int, int]:
+def _score(taken: Taken, spec: AnswerSpec, off: Mapping[str, Miss]) -> tuple[int, int]:
     """How well a run answered: parts with a value, then parts that fit (their kind, and their
     column's values for a label tied to a column)."""
     fits = sum(1 for p in spec.parts if p.name in taken.values and p.name not in off
@@ -194,7 +194,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
         if error is None:
             taken = take_values(spec, getattr(ran.run, "values", None) or {}, ran.run.stdout)
-            off = off_column(spec, taken, frames, converted)
+            off = off_column(spec, taken, frames, named=columns_named(mended.body, columns), converted=converted)
             if _answered(taken, spec, ran.run.stdout) and (
                     kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
                 kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off)

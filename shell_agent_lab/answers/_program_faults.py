@@ -7,7 +7,8 @@ wording of the message (which changes from one library version to the next).
   otherwise, a module function that does not exist, a ``.dt``/``.str`` accessor on the wrong
   kind of column.
 * ``KeyError`` carries the key: the key may be the index of the object subscripted on that line
-  (a ``groupby`` or ``set_index`` moved it there), a column of another frame, or a near miss.
+  (a ``groupby`` or ``set_index`` moved it there), a column of another frame, or a near miss; a
+  key that is one True/False is a comparison of one number used as a row mask.
 * ``NameError`` carries the name: a column written as a bare name.
 * ``ValueError`` on a line that unpacks a call into several names: the fields that call returns.
 * ``TypeError`` on a line whose comparison has ``&``/``|`` inside it (``a == 1 & b == 2``), or
@@ -114,7 +115,7 @@ def _attribute(exc: AttributeError, tables: Mapping[str, pd.DataFrame], statemen
             return ("that column holds text, not dates: read it with pd.to_datetime(frame['column'], "
                     "errors='coerce') first (with format= when the question says how dates are written)")
         return f"that column holds {obj.dtype} values, not text: .str works on text columns only"
-    if isinstance(obj, (np.generic, int, float, bool)) and hasattr(pd.Series, name):
+    if isinstance(obj, (np.number, int, float)) and not isinstance(obj, bool) and _reduced_too_early(statement, name):
         return (f"that is already one number ({obj!r}): a reduction such as .sum() or .mean() over the whole "
                 f"column came before .{name}(); to compare groups, group by the label column first: "
                 f"frame.groupby('label_column')['value_column'].sum().{name}()")
@@ -147,12 +148,25 @@ def _attribute(exc: AttributeError, tables: Mapping[str, pd.DataFrame], statemen
     return None
 
 
+def _reduced_too_early(statement: ast.stmt | None, name: str) -> bool:
+    """Whether the failing line calls a Series method (one a number lacks) on what a call gave
+    (``….sum().idxmax()``): the reduction made one number where a Series was meant."""
+    if not callable(getattr(pd.Series, name, None)) or hasattr(np.float64(0), name) or statement is None:
+        return False
+    return any(isinstance(n, ast.Attribute) and n.attr == name and isinstance(n.value, ast.Call)
+               for n in ast.walk(statement))
+
+
 # -- KeyError ------------------------------------------------------------------------------------
 def _key(exc: KeyError, tables: Mapping[str, pd.DataFrame], statement: ast.stmt | None,
          scope: Mapping[str, Any]) -> str | None:
     if not exc.args:
         return None
     key = exc.args[0]
+    if isinstance(key, (bool, np.bool_)):
+        return ("that comparison gave one True or False (it compares one number, such as a whole column's "
+                "count), not one per row: to keep the groups with at least n rows, count per group first, "
+                "frame.groupby('g').filter(lambda rows: len(rows) >= n)")
     if not isinstance(key, str):
         return None
     for var, obj in _subscripted(statement, scope):

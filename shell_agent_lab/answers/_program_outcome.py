@@ -13,7 +13,7 @@ import io
 import json
 import math
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from types import TracebackType
 from typing import Any
@@ -120,10 +120,11 @@ def small_values(scope: Mapping[str, Any], given: set[str]) -> dict[str, Any]:
     place for (a ``Period``, a ``Decimal``, a frame) comes back as its text, and each of its
     parts is kept or written out on its own."""
     kept: dict[str, Any] = {}
+    picked = _rows_picked([f for n, f in scope.items() if n in given and isinstance(f, pd.DataFrame)])
     for name, value in scope.items():
         if name.startswith("_") or name in given:
             continue
-        small = jsonable(value, depth=0) if name != ANSWER_VARIABLE else _answer_value(value)
+        small = jsonable(value, depth=0, picked=picked) if name != ANSWER_VARIABLE else _answer_value(value, picked)
         if small is not _SKIP:
             kept[name] = small
     return kept
@@ -132,30 +133,45 @@ def small_values(scope: Mapping[str, Any], given: set[str]) -> dict[str, Any]:
 _SKIP = object()
 
 
-def _answer_value(value: Any) -> Any:
+def _answer_value(value: Any, picked: Callable[[pd.Series], bool] | None = None) -> Any:
     """``answer`` as plain data: a dict part by part, each part as :func:`jsonable` gives it or,
     failing that, as its text; anything else likewise."""
     if isinstance(value, dict):
-        return {str(k): _as_text_if_needed(v) for k, v in list(value.items())[:_SMALL * 5]}
-    return _as_text_if_needed(value)
+        return {str(k): _as_text_if_needed(v, picked) for k, v in list(value.items())[:_SMALL * 5]}
+    return _as_text_if_needed(value, picked)
 
 
-def _as_text_if_needed(value: Any) -> Any:
-    small = jsonable(value, depth=0)
+def _rows_picked(frames: list[pd.DataFrame]) -> Callable[[pd.Series], bool]:
+    """Whether a Series is rows picked from a column of one of ``frames``
+    (``frame.head(3)['country']``): named after that column, indexed by labels of the frame's
+    own integer index. Its labels are no part of the result; a Series indexed by what its values
+    are of (a group, ``value_counts``, a dict's keys) is not such a Series."""
+    def picked(series: pd.Series) -> bool:
+        index = series.index
+        if index.nlevels != 1 or not pd.api.types.is_integer_dtype(index.dtype):
+            return False
+        for frame in frames:
+            try:
+                if (series.name in frame.columns and index.name == frame.index.name
+                        and pd.api.types.is_integer_dtype(frame.index.dtype) and bool(index.isin(frame.index).all())):
+                    return True
+            except TypeError:          # a name pandas cannot look up (a list, a dict)
+                continue
+        return False
+    return picked
+
+
+def _as_text_if_needed(value: Any, picked: Callable[[pd.Series], bool] | None = None) -> Any:
+    small = jsonable(value, depth=0, picked=picked)
     if small is not _SKIP:
         return small
     text = str(value)
     return text if len(text) <= _MAX_TEXT_VALUE * 10 else text[: _MAX_TEXT_VALUE * 10] + " …"
 
 
-def _row_labels(index: pd.Index) -> bool:
-    """Whether a Series' index is only its rows' labels (an unnamed integer index, as
-    ``frame.head(3)['country']`` keeps it), not what the values are of (a group, a
-    ``value_counts``, a date: those indexes carry a name)."""
-    return index.name is None and index.nlevels == 1 and pd.api.types.is_integer_dtype(index.dtype)
-
-
-def jsonable(value: Any, depth: int) -> Any:
+def jsonable(value: Any, depth: int, picked: Callable[[pd.Series], bool] | None = None) -> Any:
+    """``value`` as JSON data, or ``_SKIP``. ``picked``: whether a Series is rows picked from a
+    frame's column (it comes back as its values)."""
     if value is pd.NaT or value is pd.NA:
         return None
     if value is None or isinstance(value, (bool, np.bool_)):
@@ -179,7 +195,7 @@ def jsonable(value: Any, depth: int) -> Any:
         value = list(value)
     elif isinstance(value, (set, frozenset)) and len(value) <= _SMALL:
         value = sorted(value, key=str)
-    if isinstance(value, pd.Series) and len(value) <= _SMALL and _row_labels(value.index):
+    if isinstance(value, pd.Series) and len(value) <= _SMALL and picked is not None and picked(value):
         value = list(value)         # rows picked from a column: the values are the result
     if isinstance(value, pd.Series) and len(value) <= _SMALL:
         items = {str(k): jsonable(v, depth + 1) for k, v in value.items()}

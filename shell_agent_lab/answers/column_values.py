@@ -1,47 +1,132 @@
-"""Whether a label part tied to a text column (:attr:`~.spec.Part.column`) holds one of that
-column's values (pure: the frames are handed in).
+"""Computed values read against the data they came from (pure: the frames are handed in).
 
-A spec that knows a part is a value of column ``colour`` can refuse ``'Yes'`` (a value of
-another column) or a row label: such a value is still shown, with a note, and earns the one
-retry a value of clearly the wrong kind gets. Values are compared as text, case and outer
-spaces aside; a list of several names passes when each of them is a value of the column.
+* A label part tied to a text column (:attr:`~.spec.Part.column`) holds one of that column's
+  values: a spec that knows a part is a value of ``colour`` can refuse ``'Yes'`` (a value of
+  another column). Values are compared as text, case and outer spaces aside; a list of names
+  passes when each is a value of the column.
+* A text that is three or more values of a column the program names, written end to end
+  (``'YYNY…'``: ``.sum()`` of a ``Y``/``N`` column joins its letters), is no answer to anything.
+
+Such a value is still shown, with a note for the reader, and earns the one retry a value of
+clearly the wrong kind gets, with what to do for the model.
 """
 from __future__ import annotations
 
+import ast
+from dataclasses import dataclass
 from typing import Any, Collection, Mapping
 
 from .spec import AnswerSpec
 from .values import Taken
 
-__all__ = ["column_members", "joined_column", "off_column"]
+__all__ = ["Miss", "column_members", "columns_named", "joined_column", "off_column"]
 
 #: example values a note shows
 _SHOWN = 4
-#: a joined text: at least this long, at most this long to check, of a column with at most
-#: this many distinct values
+#: a joined text is at least this long, and is looked for only up to this length
 _MIN_JOINED = 8
 _MAX_JOINED = 20_000
-_MAX_DISTINCT = 1_000
+#: columns with more distinct values than this (free text, ids) are not looked at for joined text
+_MAX_DISTINCT = 200
 _NONE = 1 << 30
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A value that does not fit the data: ``note`` for the reader, ``told`` for the model."""
+
+    note: str
+    told: str
 
 
 def _text(value: Any) -> str:
     return str(value).strip().casefold()
 
 
+def _distinct(frame: Any, column: str, limit: int | None = None) -> list[Any] | None:
+    """The distinct values of ``frame[column]`` (None when it has more than ``limit`` or
+    cannot be read)."""
+    try:
+        series = frame[column]
+        if limit is not None and series.head(10_000).nunique(dropna=True) > limit:
+            return None
+        values = list(series.dropna().unique())
+    except Exception:
+        return None
+    return values if limit is None or len(values) <= limit else None
+
+
 def column_members(frames: Mapping[str, Any], column: str) -> tuple[frozenset[str], tuple[str, ...]] | None:
     """The values of ``column`` in the first frame that has it (as compared) and a few of them
     as written; None when no frame has it or it cannot be read."""
     for frame in frames.values():
-        try:
-            if column not in getattr(frame, "columns", ()):
-                continue
-            distinct = frame[column].dropna().unique()
-        except Exception:
+        if column not in getattr(frame, "columns", ()):
             continue
-        shown = tuple(str(v) for v in distinct[:_SHOWN])
-        return frozenset(_text(v) for v in distinct), shown
+        distinct = _distinct(frame, column)
+        if distinct is None:
+            continue
+        return frozenset(_text(v) for v in distinct), tuple(str(v) for v in distinct[:_SHOWN])
     return None
+
+
+def _joined(text: str, members: frozenset[str]) -> bool:
+    """Whether ``text`` is three or more of ``members`` written end to end; a text cut short
+    (`` …``) may end inside one."""
+    cut = text.endswith(" …")
+    text = text[:-2] if cut else text
+    if len(text) > _MAX_JOINED or text in members:
+        return False
+    lengths = sorted({len(m) for m in members if m})
+    if not lengths:
+        return False
+    # fewest[i]: the fewest members that write text[:i] (_NONE: they cannot)
+    fewest = [0] + [_NONE] * len(text)
+    for i in range(len(text)):
+        if fewest[i] == _NONE:
+            continue
+        for n in lengths:
+            if i + n <= len(text) and text[i:i + n] in members:
+                fewest[i + n] = min(fewest[i + n], fewest[i] + 1)
+    # a text cut short may end inside a member: the fewest that write it up to there
+    tail = range(max(0, len(text) - lengths[-1] + 1), len(text) + 1) if cut else (len(text),)
+    best = min(fewest[k] for k in tail)
+    return best != _NONE and best >= 3
+
+
+def joined_column(value: Any, frames: Mapping[str, Any], named: Collection[str]) -> str | None:
+    """The text column among ``named`` (the columns the program names) whose values ``value``
+    is made of, three or more written end to end; None when it is not such a text, or when it
+    is itself a value of one of them."""
+    if not isinstance(value, str) or len(value) < _MIN_JOINED:
+        return None
+    candidates: list[tuple[str, frozenset[str]]] = []
+    for frame in frames.values():
+        for column in getattr(frame, "columns", ()):
+            if column not in named or not isinstance(column, str):
+                continue
+            distinct = _distinct(frame, column, _MAX_DISTINCT)
+            if not distinct or not all(isinstance(v, str) for v in distinct):
+                continue
+            members = frozenset(distinct)
+            if value.strip() in members:
+                return None             # a value of the data is an answer, whatever else it is made of
+            candidates.append((column, members))
+    for column, members in candidates:
+        if _joined(value, members):
+            return column
+    return None
+
+
+def columns_named(code: str, columns: Collection[str]) -> set[str]:
+    """The ``columns`` a program's code names as a string (``df['Central_Air']``,
+    ``subset=['vote']``); none when it does not parse."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    known = set(columns)
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+            and n.value in known}
 
 
 def _pieces(value: Any) -> list[str] | None:
@@ -55,82 +140,42 @@ def _pieces(value: Any) -> list[str] | None:
     return [text] if text else None
 
 
-def _joined(text: str, members: frozenset[str], longest: int) -> bool:
-    """Whether ``text`` is three or more of ``members`` written end to end (what ``.sum()`` of a
-    text column gives); a text cut short (`` …``) may end inside one."""
-    cut = text.endswith(" …")
-    text = text[:-2] if cut else text
-    if len(text) > _MAX_JOINED or text in members:
-        return False
-    # fewest[i]: the fewest members that write text[:i] (_NONE: they cannot)
-    fewest = [0] + [_NONE] * len(text)
-    for i in range(len(text)):
-        if fewest[i] == _NONE:
-            continue
-        for j in range(i + 1, min(len(text), i + longest) + 1):
-            if text[i:j] in members:
-                fewest[j] = min(fewest[j], fewest[i] + 1)
-    # a text cut short may end inside a member: the fewest that write it up to there
-    tail = range(max(0, len(text) - longest + 1), len(text) + 1) if cut else (len(text),)
-    best = min(fewest[k] for k in tail)
-    return best != _NONE and best >= 3
-
-
-def joined_column(value: Any, frames: Mapping[str, Any]) -> str | None:
-    """The text column whose values ``value`` is made of, written end to end (three or more:
-    ``'YYNY…'`` is ``frame['flag'].sum()`` over a column of ``'Y'``/``'N'``); None when it is
-    not such a text."""
-    if not isinstance(value, str) or len(value) < _MIN_JOINED:
+def _outside(value: Any, frames: Mapping[str, Any], column: str) -> Miss | None:
+    """A label tied to ``column`` whose value is not one of the column's values."""
+    pieces = _pieces(value)
+    found = column_members(frames, column) if pieces else None
+    if not pieces or found is None:
         return None
-    for frame in frames.values():
-        for column in getattr(frame, "columns", ()):
-            try:
-                series = frame[column]
-                if not (series.dtype == object or str(series.dtype).startswith(("str", "string", "category"))):
-                    continue
-                distinct = series.dropna().astype(str).unique()
-            except Exception:
-                continue
-            if not 0 < len(distinct) <= _MAX_DISTINCT:
-                continue
-            members = frozenset(v for v in distinct if v)
-            if members and _joined(value, members, max(len(v) for v in members)):
-                return str(column)
-    return None
+    members, shown = found
+    if _text(value) in members or all(p in members for p in pieces) or (
+            len(pieces) == 1 and all(p.strip() in members for p in pieces[0].split(","))):
+        return None
+    examples = ", ".join(repr(v) for v in shown) + (", …" if len(members) > len(shown) else "")
+    note = f"{value!r} is not a value of column {column!r} (it holds {examples})"
+    return Miss(note, f"{note}; bind the value of {column!r} the question asks for, read from that column")
 
 
-def off_column(spec: AnswerSpec, taken: Taken, frames: Mapping[str, Any],
-               converted: Collection[str] = ()) -> dict[str, str]:
-    """For each part whose computed value does not fit the data: a text that is a column's
-    values joined end to end (any part), or, for a label part tied to a column, a value that is
-    not among that column's values. What did not fit, in a few words (part name → note). A
-    ``converted`` column (text the program reads as numbers or dates) is not checked: its
-    values as the program sees them are not the frame's text."""
-    out: dict[str, str] = {}
+def off_column(spec: AnswerSpec, taken: Taken, frames: Mapping[str, Any], *,
+               named: Collection[str] = (), converted: Collection[str] = ()) -> dict[str, Miss]:
+    """Each part whose computed value does not fit the data (part name → what did not fit).
+    ``named``: the columns the program's code names (a joined text is looked for in those);
+    ``converted``: text columns the program reads as numbers or dates, whose values as the
+    program sees them are not the frame's text (not checked)."""
+    out: dict[str, Miss] = {}
     for part in spec.parts:
         if part.name not in taken.values:
             continue
-        joined = joined_column(taken.values[part.name], frames)
+        value = taken.values[part.name]
+        if part.column and part.column not in converted:
+            miss = _outside(value, frames, part.column)
+            if miss is not None:
+                out[part.name] = miss
+            continue
+        joined = joined_column(value, frames, [c for c in named if c not in converted])
         if joined is not None:
-            text = str(taken.values[part.name])
-            out[part.name] = (f"{text[:24] + '…' if len(text) > 24 else text!r} is the values of column {joined!r} "
-                              "written end to end (.sum() of a text column joins its text): compare the column "
-                              "with the value asked about first, then count or sum the matches")
-            continue
-        if not part.column or part.column in converted:
-            continue
-        pieces = _pieces(taken.values[part.name])
-        if not pieces:
-            continue
-        found = column_members(frames, part.column)
-        if found is None:
-            continue
-        members, shown = found
-        whole = _text(taken.values[part.name])
-        if whole in members or all(p in members for p in pieces) or (
-                len(pieces) == 1 and all(p.strip() in members for p in pieces[0].split(","))):
-            continue
-        examples = ", ".join(repr(v) for v in shown) + (", …" if len(members) > len(shown) else "")
-        out[part.name] = (f"{taken.values[part.name]!r} is not a value of column {part.column!r} "
-                          f"(it holds {examples})")
+            shown = repr(value[:24] + "…" if len(value) > 24 else value)
+            out[part.name] = Miss(
+                f"{shown} is the values of column {joined!r} written end to end",
+                f"{shown} is the values of column {joined!r} written end to end (.sum() of a text column joins "
+                "its text): compare the column with the value asked about first, then count or sum the matches")
     return out

@@ -9,10 +9,9 @@
 - **Changes made in place.** ``df.dropna(inplace=True)`` is written ``df = df.dropna()`` and
   ``df['a'].fillna(0, inplace=True)`` is written ``df['a'] = df['a'].fillna(0)``: the same result
   (the second one, under pandas 3's Copy-on-Write, is what the program meant and did not get).
-- **A test's result unpacked into the wrong number of names.** ``t, p, _ = ttest_ind(…)`` (two
-  fields) or ``chi2, p, dof = chi2_contingency(…)`` (four) would raise; surplus ``_`` names are
-  dropped and a short list gets ``*_rest`` (:func:`fitted_unpacks`). A small model repeated the
-  slip on its retry even when told the fields.
+- **A test's result unpacked into surplus ``_`` names.** ``t, p, _ = ttest_ind(…)`` (two fields)
+  would raise; the ``_`` past the fields are dropped (:func:`fitted_unpacks`). A small model
+  repeated the slip on its retry even when told the fields.
 - **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
   ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
   (``df['Converted'].mean()``), and the run fails on text arithmetic. :func:`flag_columns` finds
@@ -139,11 +138,12 @@ def without_inplace(code: str) -> tuple[str, list[str]]:
 
 
 def fitted_unpacks(code: str) -> tuple[str, list[str]]:
-    """``code`` with each unpacking of a call whose result has a known number of fields fitted
-    to that number, where that is sure to keep what was meant: surplus targets that are all
-    ``_`` dropped (``t, p, _ = ttest_ind(…)`` → ``t, p = …``), and too few targets given a
-    ``*_rest`` at the end (``chi2, p, dof = chi2_contingency(…)`` keeps the first three). The
-    unpacking as written would raise. Other slips of the kind are left to the retry's hint."""
+    """``code`` with each unpacking of a call whose result has a known number of fields, and
+    more targets than that where the surplus are all ``_``, fitted to the fields
+    (``t, p, _ = ttest_ind(…)`` → ``t, p = …``): as written it would raise, and dropping
+    ``_`` names changes nothing else. Too few names, or names past the fields, are left to the
+    retry's hint: which field a name meant is not known (``chi2, p, expected = …`` would bind
+    ``expected`` to the degrees of freedom)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -159,12 +159,9 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
         fields = _FIELD_COUNT.get(_callee(node.value.func)[1])
         if fields is None or None in names or len(names) == fields or target.lineno != target.end_lineno:
             continue
-        if len(names) > fields and all(n == "_" for n in names[fields:]):
-            kept = [n for n in names[:fields] if n is not None]
-        elif len(names) < fields and "_rest" not in names:
-            kept = [n for n in names if n is not None] + ["*_rest"]
-        else:
+        if not (len(names) > fields and all(n == "_" for n in names[fields:])):
             continue
+        kept = [n for n in names[:fields] if n is not None]
         edits.append((target, ", ".join(kept)))
         changed.append(f"line {node.lineno}: {_callee(node.value.func)[1]} unpacked into {fields} names")
     if not edits:

@@ -51,6 +51,8 @@ class Part:
     subject: str = ""
     #: the text column whose values name the subject (set from the data by :func:`with_columns`)
     column: str = ""
+    #: the placeholder when it is one plain word (``colour`` in ``@higher_group[colour]``)
+    holder: str = ""
 
     def label(self) -> str:
         return f"@{self.name}[…]" if self.name != ANSWER else "Answer:"
@@ -341,10 +343,10 @@ def _kind_and_precision(description: str) -> tuple[str, Precision | None]:
     return kind, own
 
 
-def _holder_subject(holder: str) -> str:
-    """A placeholder that is one plain word (``@higher_group[colour]``): what the part
-    names, which :func:`with_columns` may find as a column. Words that only say "a name" do not
-    count."""
+def _holder(holder: str) -> str:
+    """A placeholder that is one plain word (``@higher_group[colour]``), which
+    :func:`with_columns` may find as a column's whole name. Words that only say "a value" or
+    "a name" do not count."""
     word = holder.strip().strip("\"'`").lower()
     return word if re.fullmatch(r"[a-z][\w.]*", word) and word not in _META_VALUES | _CUE_WORDS else ""
 
@@ -365,13 +367,13 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
         words = set(_words(seg))
         parts.append(Part(t.group(1), kind, decimals, allowed, order, _truth(seg),
                           bool(words & {"percent", "percentage"}) or "%" in seg,
-                          subject=_holder_subject(t.group(2)) if kind in ("any", "label") and not allowed else ""))
+                          holder=_holder(t.group(2)) if kind in ("any", "label") and not allowed else ""))
     # "which of A, B and C": the one part that names something takes one of them
     chosen = _which_of(_TOKEN.sub(" ", text))
     naming = [i for i, p in enumerate(parts) if p.kind in ("any", "label") and not p.allowed]
     if chosen and len(naming) == 1:
         parts[naming[0]] = replace(parts[naming[0]], kind="label", allowed=chosen)
-    if len(parts) == 1 and parts[0].kind == "any" and not parts[0].subject:
+    if len(parts) == 1 and parts[0].kind == "any":
         parts[0] = replace(parts[0], subject=_subject(text))
     # a sentence that shows only a metasyntactic token ("write each part as `@name[value]`")
     # describes the format: the program is asked the question without it
@@ -476,31 +478,41 @@ _TEXT_TYPES = ("object", "str", "string", "category")
 
 
 def with_columns(spec: AnswerSpec, columns: Mapping[str, str]) -> AnswerSpec:
-    """``spec`` with a part whose kind is open and whose subject names a text column ("which
-    player" over a ``PLAYER_NAME`` column) made a label of that column: the answer is a name from
-    it, not a row label or an id. A label part is tied to a text column the same way by its
-    subject (its placeholder, ``@higher_group[colour]``), or by its own name or the last word of
-    it (``@region[…]``, ``@older_gender[…]``). ``columns`` maps each column to its dtype as
-    pandas prints it."""
+    """``spec`` with a part tied to the text column its values come from, made a label of it:
+    the answer is a name from that column, not a row label or an id.
+
+    * a part of the named-parts syntax is tied by a column's whole name only: its placeholder
+      (``@higher_group[colour]``), its own name (``@region[…]``), or, for a part already read as
+      a label, the last word of its name (``@older_gender[…]``). A name that is a column of
+      numbers or dates ties nothing (``@mean_age[age]`` stays a number);
+    * a part whose kind is open and whose subject names a text column ("which player" over a
+      ``PLAYER_NAME`` column) is tied to the column that reads as the name.
+
+    ``columns`` maps each column to its dtype as pandas prints it."""
     parts = list(spec.parts)
     changed = False
+    by_name = {str(c).lower(): c for c in columns}
     for i, part in enumerate(parts):
         if part.column or part.allowed or part.kind not in ("any", "label"):
             continue
-        names = {part.subject} if part.subject else set()
-        if part.kind == "label" and part.name != ANSWER:
-            last = part.name.lower().split("_")[-1]
-            names |= {part.name.lower()} | ({last} if last not in _CUE_WORDS else set())
-        names |= {n[:-1] for n in names if n.endswith("s") and len(n) > 3}
-        names.discard("")
-        if not names:
+        exact = [part.holder, part.name.lower() if part.name != ANSWER else ""]
+        if part.kind == "label" and "_" in part.name:
+            exact.append(part.name.lower().rsplit("_", 1)[1])
+        found = [by_name[n] for n in exact if n and n in by_name]
+        if found:
+            column = found[0]
+            if str(columns[column]).startswith(_TEXT_TYPES):
+                parts[i] = replace(part, kind="label", column=str(column))
+                changed = True
             continue
-        named = [c for c in columns if names & (_column_words(c) | {str(c).lower()})]
+        if part.kind != "any" or not part.subject:
+            continue
+        stem = part.subject[:-1] if part.subject.endswith("s") and len(part.subject) > 3 else part.subject
+        named = [c for c in columns if {part.subject, stem} & _column_words(c)]
         text = [c for c in named if str(columns[c]).startswith(_TEXT_TYPES)]
         if text:
             # the column that reads as the name: "player_name" over "player_team"
-            best = sorted(text, key=lambda c: (str(c).lower() not in names, "name" not in _column_words(c),
-                                               len(str(c))))[0]
+            best = sorted(text, key=lambda c: ("name" not in _column_words(c), len(str(c))))[0]
             parts[i] = replace(part, kind="label", column=str(best))
             changed = True
     return replace(spec, parts=tuple(parts)) if changed else spec

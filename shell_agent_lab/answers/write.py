@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from .column_values import Miss
 from .compose import SERIES_FOOTER, Composed, _listed, _number, _unwrap, plain_number
 from .numbers import humane_numbers
 from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
@@ -136,17 +137,15 @@ def _name(part: Part) -> str:
     return "the answer" if part.name == ANSWER else part.name
 
 
-def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, str] | None = None) -> str | None:
-    """What the model is told when a value is clearly of the wrong kind, is not a value of the
-    column its part names (``off``: part name → what did not fit, from
-    :func:`.column_values.off_column`), or a part got no value while others did (None when
-    nothing calls for a retry)."""
+def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None = None) -> str | None:
+    """What the model is told when a value is clearly of the wrong kind, does not fit the data
+    (``off``: part name → what did not fit, from :func:`.column_values.off_column`), or a part
+    got no value while others did (None when nothing calls for a retry)."""
     told = []
     off = off or {}
     for part in spec.parts:
         if part.name in off:
-            told.append(f"{_name(part)}: {off[part.name]}; bind the value of {part.column!r} the question asks "
-                        f"for, read from that column")
+            told.append(f"{_name(part)}: {off[part.name].told}")
         elif part.name in taken.values:
             written = write_part(taken.values[part.name], part)
             if written.clear and part.kind in ("count", "yesno") and not part.allowed:
@@ -176,9 +175,9 @@ def _body(printed: str, limit: int = 20) -> str:
     return "\n".join(kept)
 
 
-def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping[str, str] | None = None) -> Composed:
+def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping[str, Miss] | None = None) -> Composed:
     """The answer: what the program printed (for the reader), a line for each value that did not
-    fit (its kind, or ``off``: not a value of its part's column), then the parts in the asked style."""
+    fit (its kind, or ``off``: the data), then the parts in the asked style."""
     written: dict[str, str] = {}
     missing: dict[str, str] = {}
     notes: list[str] = []
@@ -187,7 +186,8 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
         if part.name in taken.values:
             w = write_part(taken.values[part.name], part)
             written[part.label()] = w.text
-            note = w.note or (off or {}).get(part.name, "")
+            miss = (off or {}).get(part.name)
+            note = w.note or (miss.note if miss is not None else "")
             if note:
                 notes.append(f"Note: {part.label() if spec.style == PARTS else _name(part)}: {note}.")
             lines.append(f"@{part.name}[{w.text}]" if spec.style == PARTS else f"Answer: {w.text}")

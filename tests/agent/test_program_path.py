@@ -399,8 +399,8 @@ def test_a_label_that_is_not_a_value_of_its_column_goes_back_once_and_is_still_s
     assert r.text == "@top_region[West]"
     first, told = backend.requests[0].messages[-1].content, backend.requests[1].messages[-1].content
     assert "top_region: a name from column 'region'" in first
-    assert "is not a value of column 'region' (it holds 'West', 'East', 'South')" in told
-    assert "bind the value of 'region' the question asks for" in told
+    assert ("top_region: 'Cy' is not a value of column 'region' (it holds 'West', 'East', 'South'); bind the "
+            "value of 'region' the question asks for, read from that column.") in told
     # both runs miss: the value is shown with what did not fit, never dropped
     backend = ScriptedBackend([_program(other), _program(other)])
     agent, _ = program_agent(backend, frame=frame)
@@ -422,7 +422,8 @@ def test_a_text_column_summed_goes_back_once_saying_so(program_agent):
     r = agent.run("How many houses have air conditioning?")
     assert "7 houses have air conditioning" in r.text and "YNYY" not in r.text
     told = backend.requests[1].messages[-1].content
-    assert "'YNYYYNYYNY' is the values of column 'air' written end to end" in told
+    assert ("the answer: 'YNYYYNYYNY' is the values of column 'air' written end to end (.sum() of a text column "
+            "joins its text): compare the column with the value asked about first, then count or sum the matches.") in told
 
 
 def test_a_tests_result_unpacked_into_too_many_names_runs_without_asking_again(program_agent):

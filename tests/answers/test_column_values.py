@@ -1,41 +1,57 @@
-"""A label part tied to a column holds one of that column's values: the tie comes from the
-format's syntax and the data's column names, the check from the column's values."""
+"""Computed values read against the data: a label part tied to a column holds one of that
+column's values (the tie from the format's syntax and the data's column names), and a text that
+is a named column's values joined end to end is no answer."""
 from __future__ import annotations
 
 import pandas as pd
 
-from shell_agent_lab.answers.column_values import column_members, off_column
+from shell_agent_lab.answers.column_values import column_members, columns_named, joined_column, off_column
 from shell_agent_lab.answers.spec import read_spec, with_columns
 from shell_agent_lab.answers.values import Taken
+from shell_agent_lab.answers.write import retry_message, write_answer
 
 COLUMNS = {"released": "str", "colour": "str", "year": "int64", "region": "str", "gender": "str",
-           "age_group": "str", "PLAYER_NAME": "str", "PLAYER_TEAM": "str", "PTS": "int64"}
+           "age": "int64", "age_group": "str", "day": "str", "payment_type": "str", "room_type": "str",
+           "PLAYER_NAME": "str", "PLAYER_TEAM": "str", "PTS": "int64"}
 FRAMES = {"arrests": pd.DataFrame({"released": ["Yes", "No", "Yes"], "colour": ["White", "Black", None],
                                    "region": ["M", "S", "M"]})}
 
 
-def _tied(question: str) -> dict[str, str]:
-    return {p.name: p.column for p in with_columns(read_spec(question), COLUMNS).parts}
+def _tied(question: str) -> dict[str, tuple[str, str]]:
+    return {p.name: (p.kind, p.column) for p in with_columns(read_spec(question), COLUMNS).parts}
 
 
-def test_a_label_is_tied_by_its_placeholder_its_name_or_its_names_last_word():
-    assert _tied("Which group is released more often? Format: @higher_group[colour] @gap[value]") == \
-        {"higher_group": "colour", "gap": ""}
-    assert _tied("Format: @region[code] where code is as written in the data")["region"] == "region"
-    assert _tied("Format: @older_gender[label] @age_gap[a number]") == {"older_gender": "gender", "age_gap": ""}
-    # a placeholder that only says "a name" ties nothing; a word of a number column neither
-    assert _tied("Format: @winner[name]") == {"winner": ""}
-    assert _tied("Format: @best_year[label]") == {"best_year": ""}
-    # the part's whole name over a column that only shares a word with it
-    assert _tied("Format: @age_group[label]")["age_group"] == "age_group"
+def test_a_part_is_tied_by_a_columns_whole_name_only():
+    # the placeholder, the part's own name, a label's last word
+    assert _tied("Format: @higher_group[colour] @gap[value]") == {"higher_group": ("label", "colour"),
+                                                                 "gap": ("any", "")}
+    assert _tied("Format: @region[code] where code is as written in the data")["region"] == ("label", "region")
+    assert _tied("Format: @older_gender[label] @age_gap[a number]")["older_gender"] == ("label", "gender")
+    assert _tied("Format: @age_group[label]")["age_group"] == ("label", "age_group")
+    # a word shared with several columns ties nothing: 'type' is a word of two of them
+    assert _tied("Format: @most_common_type[label]")["most_common_type"] == ("label", "")
+    assert _tied("Format: @most_common_payment[label]")["most_common_payment"] == ("label", "")
+    # a column of numbers ties nothing, and the part keeps its kind
+    assert _tied("Format: @mean_age[age]")["mean_age"] == ("any", "")
+    assert _tied("Format: @best_year[label]")["best_year"] == ("label", "")
+    # a placeholder that is one word of a text column, or a plural of it: not a whole name
+    assert _tied("Format: @span[days]")["span"] == ("any", "")
+    assert _tied("Format: @winner[name]") == {"winner": ("label", "")}
     # a prose question's subject, as before: the column that reads as the name
-    assert _tied("Which player scored the most points?") == {"answer": "PLAYER_NAME"}
+    assert _tied("Which player scored the most points?") == {"answer": ("label", "PLAYER_NAME")}
 
 
 def test_a_value_outside_its_column_is_named_with_the_columns_values():
     spec = with_columns(read_spec("Format: @higher_group[colour] @top_region[region]"), COLUMNS)
     off = off_column(spec, Taken({"higher_group": "Yes", "top_region": " m "}), FRAMES)
-    assert off == {"higher_group": "'Yes' is not a value of column 'colour' (it holds 'White', 'Black')"}
+    assert list(off) == ["higher_group"]
+    assert off["higher_group"].note == "'Yes' is not a value of column 'colour' (it holds 'White', 'Black')"
+    assert retry_message(spec, Taken({"higher_group": "Yes", "top_region": "M"}), off) == (
+        "higher_group: 'Yes' is not a value of column 'colour' (it holds 'White', 'Black'); bind the value "
+        "of 'colour' the question asks for, read from that column.")
+    written = write_answer(spec, Taken({"higher_group": "Yes", "top_region": "M"}), "", off).text
+    assert written == ("Note: @higher_group[…]: 'Yes' is not a value of column 'colour' (it holds 'White', "
+                       "'Black').\n@higher_group[Yes]\n@top_region[M]")
     assert off_column(spec, Taken({"higher_group": "white"}), FRAMES) == {}
     # several names pass when each is a value; numbers and yes/no are the kind check's to judge
     assert off_column(spec, Taken({"higher_group": ["White", "Black"]}), FRAMES) == {}
@@ -50,14 +66,30 @@ def test_a_value_outside_its_column_is_named_with_the_columns_values():
     assert column_members(FRAMES, "nope") is None
 
 
-def test_a_text_column_summed_is_named_for_any_part():
+AMES = {"ames": pd.DataFrame({"Central_Air": ["Y", "Y", "N", "Y"], "Street": ["Pave", "Grvl", "Pave", "Pave"],
+                              "Code": ["MA", "NA", "GE", "RS"], "Dept": ["MANAGERS", "SALES", "HR", "IT"]})}
+
+
+def test_a_named_text_column_summed_is_named_for_any_part():
     """``.sum()`` of a column of 'Y'/'N' joins the letters: never an answer, whatever the part."""
-    frames = {"ames": pd.DataFrame({"Central_Air": ["Y", "Y", "N", "Y"], "Street": ["Pave", "Grvl", "Pave", "Pave"]})}
     spec = read_spec("How many houses have central air conditioning?")
-    off = off_column(spec, Taken({"answer": "YYNYYYYNYY"}), frames)
-    assert off["answer"].startswith("'YYNYYYYNYY' is the values of column 'Central_Air' written end to end")
-    assert "compare the column with the value asked about first" in off["answer"]
-    # a text the runner cut short, a longer member's values, and what is no such text
-    assert "Street" in off_column(spec, Taken({"answer": "PaveGrvlPavePa …"}), frames)["answer"]
+    off = off_column(spec, Taken({"answer": "YYNYYYYNYY"}), AMES, named={"Central_Air"})
+    assert off["answer"].note == "'YYNYYYYNYY' is the values of column 'Central_Air' written end to end"
+    assert retry_message(spec, Taken({"answer": "YYNYYYYNYY"}), off) == (
+        "the answer: 'YYNYYYYNYY' is the values of column 'Central_Air' written end to end (.sum() of a text "
+        "column joins its text): compare the column with the value asked about first, then count or sum the "
+        "matches.")
+    # a text the runner cut short
+    assert joined_column("PaveGrvlPavePa …", AMES, {"Street"}) == "Street"
+    # only the columns the program names are looked at
+    assert off_column(spec, Taken({"answer": "YYNYYYYNYY"}), AMES, named={"Street"}) == {}
+    # a value of a named column is an answer, whatever it is made of (MA+NA+GE+RS)
+    assert joined_column("MANAGERS", AMES, {"Code", "Dept"}) is None
     for fine in ("Pave", "YY", "Gravel road", 3, ["Y", "N"]):
-        assert off_column(spec, Taken({"answer": fine}), frames) == {}
+        assert off_column(spec, Taken({"answer": fine}), AMES, named={"Central_Air", "Street"}) == {}
+
+
+def test_the_columns_a_program_names():
+    code = "d = ames.dropna(subset=['Street'])\nanswer = (d['Central_Air'] == 'Y').sum()"
+    assert columns_named(code, ["Central_Air", "Street", "Code"]) == {"Central_Air", "Street"}
+    assert columns_named("answer = (", ["Street"]) == set()

@@ -30,6 +30,13 @@ def test_a_key_that_a_groupby_moved_into_the_index_says_so():
     assert "means.reset_index()" in hint
 
 
+def test_one_true_or_false_used_as_a_row_mask():
+    exc, hint = run("big = penguins[penguins['bill_length_mm'].count() >= 2]")
+    assert isinstance(exc, KeyError)
+    assert hint.startswith("that comparison gave one True or False")
+    assert "frame.groupby('g').filter(lambda rows: len(rows) >= n)" in hint
+
+
 def test_a_key_of_another_frame_and_a_near_miss():
     _, hint = run("sub = penguins[['island']]\nprint(sub['species'])")
     assert hint.startswith("'species' is a column of penguins but not of sub, whose columns are: island")
@@ -47,6 +54,13 @@ def test_attribute_errors_are_read_from_the_object_and_the_name():
     assert "frame.groupby('label_column')['value_column'].sum().idxmax()" in hint
     _, hint = run("top = penguins['bill_length_mm'].mean().nlargest(2)")
     assert ".nlargest()" in hint and "group by the label column first" in hint
+    # a label used as a row, a number's own method on a Python float: not that slip
+    _, hint = run("i = penguins['bill_length_mm'].idxmax()\nprint(i.loc)")
+    assert "idxmax()/idxmin() give a row's index label" in hint
+    _, hint = run("print(penguins['bill_length_mm'].idxmax().name)")
+    assert "group by" not in (hint or "")
+    _, hint = run("share = len(penguins) / 3\nprint(share.round(2))")
+    assert "group by" not in (hint or "")
     _, hint = run("print(penguins.Species)")
     assert hint == "no column 'Species'; the nearest: 'species' (write frame['column'])"
     _, hint = run("print(penguins['bill_length_mm'].zscore())")

@@ -76,16 +76,18 @@ def test_a_tests_result_unpacked_into_the_wrong_number_of_names_is_fitted():
     table = [[10, 20], [20, 15]]
     code = ("t, p, _ = stats.ttest_ind(a, b, equal_var=False)\n"
             "(r, pr, _, _) = pearsonr(a, b)\n"
-            "chi2, pc, dof = stats.chi2_contingency(table)\n"
+            "chi2, pc, dof, _, _ = stats.chi2_contingency(table)\n"
             "s, q = stats.shapiro(a)\n")
     mended, changed = fitted_unpacks(code)
     assert mended.splitlines() == ["t, p = stats.ttest_ind(a, b, equal_var=False)", "r, pr = pearsonr(a, b)",
-                                   "chi2, pc, dof, *_rest = stats.chi2_contingency(table)", "s, q = stats.shapiro(a)"]
+                                   "chi2, pc, dof, _ = stats.chi2_contingency(table)", "s, q = stats.shapiro(a)"]
     assert changed == ["line 1: ttest_ind unpacked into 2 names", "line 2: pearsonr unpacked into 2 names",
                        "line 3: chi2_contingency unpacked into 4 names"]
     scope = {"stats": stats, "pearsonr": stats.pearsonr, "a": a, "b": b, "table": table}
     exec(mended, scope)
     assert scope["dof"] == 1 and 0 < scope["pc"] < 1 and scope["t"] == stats.ttest_ind(a, b, equal_var=False).statistic
-    # names that are not all `_` past the fields, an unknown call, code that does not parse: as written
-    for kept in ("t, p, df = stats.ttest_ind(a, b)", "x, y, z = my_fit(a)", "t, p, _ = ttest_ind(a,"):
+    # too few names (which field each meant is not known), names that are not all `_` past the
+    # fields, an unknown call, code that does not parse: as written
+    for kept in ("chi2, p, expected = stats.chi2_contingency(table)", "t, p, df = stats.ttest_ind(a, b)",
+                 "x, y, z = my_fit(a)", "t, p, _ = ttest_ind(a,"):
         assert fitted_unpacks(kept) == (kept, [])

@@ -229,18 +229,18 @@ def test_values_keep_small_jsonable_results(frames):
 def test_rows_picked_from_a_column_come_back_as_their_values(frames):
     """``frame.nlargest(2, …)['region']`` keeps the rows' labels as its index: those are no part
     of the result. A Series indexed by what its values are of (a group, value_counts) keeps them."""
-    source = ("d = df.reset_index(drop=True)\n"        # a frame read from a CSV: an unnamed index
-              "answer = {'top': d.nlargest(2, 'sales')['region'], 'by': d.groupby('segment')['units'].sum(),\n"
-              "          'counts': d['segment'].value_counts(), 'built': pd.Series([3, 1]),\n"
-              "          'named': df.nlargest(2, 'sales')['region']}\n"
-              "picked = d.sort_values('sales').tail(2)['sales']\n")
+    source = ("answer = {'top': df.nlargest(2, 'sales')['region'], 'by': df.groupby('segment')['units'].sum(),\n"
+              "          'counts': df['segment'].value_counts(), 'built': pd.Series([3, 1]),\n"
+              "          'years': pd.Series({2019: 5, 2020: 7}), 'moved': df.set_index('units')['region'].head(2)}\n"
+              "picked = df.sort_values('sales').tail(2)['sales']\n")
     run = run_program("import pandas as pd\n" + source, frames)
     assert run.ok, run.error
     got = run.values["answer"]
-    assert isinstance(got["top"], list) and len(got["top"]) == 2 and all(isinstance(v, str) for v in got["top"])
-    assert got["by"] == {"A": 19, "B": 14} and set(got["counts"]) == {"A", "B"} and got["built"] == [3, 1]
-    assert isinstance(run.values["picked"], list) and len(run.values["picked"]) == 2
-    assert got["named"] == {"7": "West", "4": "South"}      # an index with a name: its labels may matter
+    assert got["top"] == ["West", "South"] and run.values["picked"] == [150.0, 300.0]
+    assert got["by"] == {"A": 19, "B": 14} and set(got["counts"]) == {"A", "B"}
+    # built by the program, or indexed by another column: the labels are data
+    assert got["built"] == {"0": 3, "1": 1} and got["years"] == {"2019": 5, "2020": 7}
+    assert got["moved"] == {"3": "North", "2": "South"}
 
 
 def test_an_answer_is_never_dropped_for_its_type(frames):
