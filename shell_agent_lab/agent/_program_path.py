@@ -28,7 +28,7 @@ from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import Taken, take_values
 from ..answers.write import nothing_computed, retry_message, write_answer, write_part
 from ..answers.least_squares import import_line
-from ..answers.program_prompt import FrameView, program_prompt
+from ..answers.program_prompt import FrameView, program_prompt, retyped
 from ._program_attempt import draft, first_messages, mend, retry_messages, run_mended
 from ._types import ToolActivity
 
@@ -165,7 +165,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     columns = [c for f in frames.values() for c in getattr(f, "columns", []) if isinstance(c, str)]
     views = _views(frames, engine, values=values)
     # text columns the program reads as numbers or dates (the preamble converts them)
-    converted = {c for v in views for c, h in v.hints.items() if (h or {}).get("text_numbers") or (h or {}).get("date_format")}
+    converted = {c for v in views for c, h in v.hints.items() if retyped(h or {})}
     prompt = program_prompt(views, question, spec, context=context)
     messages = first_messages(prompt)
     outcome = ProgramOutcome()

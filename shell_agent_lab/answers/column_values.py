@@ -132,7 +132,7 @@ def columns_named(code: str, columns: Collection[str]) -> set[str]:
 def _pieces(value: Any) -> list[str] | None:
     """The names a value states (one, or each item of a list or a comma-separated text); None
     for what is not a name (a number, yes/no, a mapping)."""
-    if isinstance(value, bool) or isinstance(value, (int, float, dict)) or value is None:
+    if isinstance(value, (int, float, dict)) or value is None:      # bool is an int
         return None
     if isinstance(value, (list, tuple)):
         return [_text(v) for v in value] if all(isinstance(v, str) for v in value) else None
@@ -162,6 +162,7 @@ def off_column(spec: AnswerSpec, taken: Taken, frames: Mapping[str, Any], *,
     ``converted``: text columns the program reads as numbers or dates, whose values as the
     program sees them are not the frame's text (not checked)."""
     out: dict[str, Miss] = {}
+    readable = {c for c in named if c not in converted}
     for part in spec.parts:
         if part.name not in taken.values:
             continue
@@ -171,7 +172,7 @@ def off_column(spec: AnswerSpec, taken: Taken, frames: Mapping[str, Any], *,
             if miss is not None:
                 out[part.name] = miss
             continue
-        joined = joined_column(value, frames, [c for c in named if c not in converted])
+        joined = joined_column(value, frames, readable)
         if joined is not None:
             shown = repr(value[:24] + "…" if len(value) > 24 else value)
             out[part.name] = Miss(

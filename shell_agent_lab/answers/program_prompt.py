@@ -21,7 +21,7 @@ from .spec import ANSWER, PROSE, AnswerSpec, Part
 from .values import ANSWER_VARIABLE
 
 __all__ = ["answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "answer_bound_at", "own_frames",
-           "with_imports", "repaired", "SYSTEM_PROMPT"]
+           "with_imports", "repaired", "retyped", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
                  "short, correct Python programs.")
@@ -47,15 +47,22 @@ def _clip(text: str, limit: int = 30) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def retyped(hints: Mapping[str, Any]) -> str | None:
+    """The dtype a text column's profile ``hints`` have the preamble read it as ("float64" for
+    text numbers, "datetime64" for dates), or None when it stays as it is."""
+    if hints.get("text_numbers"):
+        return "float64"
+    return "datetime64" if hints.get("date_format") else None
+
+
 def _column_line(frame: str, column: str, dtype: str, samples: Sequence[str], hints: Mapping[str, Any]) -> str:
     """One column as the program will find it: a text column that holds numbers or dates is
     shown with the dtype the preamble gives it and a few values as the file writes them."""
-    date_format = str(hints.get("date_format") or "")
     missing = [m for m in hints.get("missing") or () if m and m != "NULL"]
     text_values = list(dict.fromkeys(s for s in samples if str(s) not in _NOT_VALUES and s not in missing))
     marked = ("; " + ", ".join(repr(m) for m in missing[:4]) + " in the file are NaN") if missing else ""
-    if hints.get("text_numbers") or date_format:
-        kind = "float64" if hints.get("text_numbers") else "datetime64"
+    kind = retyped(hints)
+    if kind is not None:
         shown = ", ".join(repr(_clip(v)) for v in text_values[:2])
         return f"- {column!r} ({kind}, read from text" + (f" like {shown}" if shown else "") + f"){marked}"
     numeric = re.match(r"(?:u?int|float|bool|Int|Float|UInt|boolean)", dtype) is not None
