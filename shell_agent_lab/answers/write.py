@@ -200,7 +200,7 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
     if spec.style in (PARTS, LINE):
         return Composed("\n".join(x for x in (body, "\n".join(notes), "\n".join(lines)) if x), written, missing)
     # prose: what the program printed, tidied, and the value when the printed text lacks it
-    prose = humane_numbers(body, decimals=spec.decimals)
+    prose = humane_numbers(_lists_written(body, spec, taken, written), decimals=spec.decimals)
     shown = [t for t in written.values() if t and not _stated(prose, t)]
     tail = "\n".join(lines) if shown or not prose else ""
     text = "\n".join(x for x in (_as_markdown(prose), "\n".join(notes), tail) if x)
@@ -210,7 +210,32 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
     return Composed(text, written, missing)
 
 
+def _printed_forms(value: Any) -> tuple[str, ...]:
+    """How a program prints a list of names or numbers it computed: as a Python list or tuple
+    (``['China', 'India']``, ``('a', 'b')``) or as a numpy array (``['China' 'India']``)."""
+    if not isinstance(value, list) or not value or any(isinstance(x, (list, dict)) for x in value):
+        return ()
+    items = [repr(x) for x in value]
+    return (f"[{', '.join(items)}]", f"({', '.join(items)})", f"[{' '.join(items)}]")
+
+
+def _lists_written(body: str, spec: AnswerSpec, taken: Taken, written: Mapping[str, str]) -> str:
+    """The printed sentence with a computed list printed as Python prints it (``… are:
+    ['China', 'India']``) written the way the answer writes that part (``China, India``)."""
+    for part in spec.parts:
+        text = written.get(part.label())
+        if not text or part.name not in taken.values:
+            continue
+        for form in _printed_forms(taken.values[part.name]):
+            if form in body:
+                body = body.replace(form, text)
+                break
+    return body
+
+
 _NUMBER_TEXT = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w.]*\d)")
+#: a word as a value and a sentence are compared by: whole words, so "No" is not stated by "not"
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
 
 
 def _numbers(text: str) -> list[tuple[float, int]]:
@@ -227,15 +252,15 @@ def _numbers(text: str) -> list[tuple[float, int]]:
 
 def _stated(prose: str, value_text: str) -> bool:
     """Whether ``prose`` already states the value written as ``value_text``: each of its numbers
-    appears there at some precision (5076.02 states 5076.01626), each of its words appears."""
+    appears there at some precision (5076.02 states 5076.01626), each of its words appears there
+    as a whole word ("No" is not stated by "not")."""
     said = _numbers(prose)
     for value, _ in _numbers(value_text):
         if not any(abs(p - value) <= 0.5 * 10 ** -d * (1 + 1e-9)
                    and (d > 0 or float(value).is_integer() or abs(value) >= 100) for p, d in said):
             return False
-    words = re.findall(r"[^\W\d_][\w'-]*", _NUMBER_TEXT.sub(" ", value_text))
-    low = prose.lower()
-    return all(w.lower() in low for w in words)
+    said_words = {w.lower() for w in _WORD.findall(_NUMBER_TEXT.sub(" ", prose))}
+    return all(w.lower() in said_words for w in _WORD.findall(_NUMBER_TEXT.sub(" ", value_text)))
 
 
 def _as_markdown(printed: str) -> str:

@@ -233,6 +233,32 @@ def test_a_prose_answer_that_lacks_the_value_gets_it():
     assert near.text.endswith("Answer: 0.5")             # a whole number in passing states no 0.5
 
 
+def test_a_yes_no_value_is_stated_only_by_the_whole_word():
+    # "No" inside "not" states nothing: the sentence below never says which way it came out
+    spec = read_spec("Were there more arrests in 2002 than in 1997?")
+    out = write_answer(spec, take_values(spec, {"answer": False}), "There were not more arrests in 2002 than in 1997")
+    assert out.text == "There were not more arrests in 2002 than in 1997\nAnswer: No"
+    said = write_answer(spec, take_values(spec, {"answer": False}), "No, there were fewer arrests in 2002.")
+    assert said.text == "No, there were fewer arrests in 2002."
+
+
+@pytest.mark.parametrize("printed", [
+    "The three most populous countries are: ['China', 'India', 'United States']",   # a list
+    "The three most populous countries are: ('China', 'India', 'United States')",   # a tuple
+    "The three most populous countries are: ['China' 'India' 'United States']",     # a numpy array
+])
+def test_a_computed_list_printed_by_python_is_written_as_the_answer_writes_it(printed):
+    spec = read_spec("What were the three most populous countries in 2007, largest first?")
+    out = write_answer(spec, take_values(spec, {"answer": ["China", "India", "United States"]}), printed)
+    assert out.text == "The three most populous countries are: China, India, United States"
+
+
+def test_a_printed_list_that_is_not_the_computed_value_is_left_as_printed():
+    spec = read_spec("Which years had more than 100 arrests?")
+    out = write_answer(spec, take_values(spec, {"answer": [1997, 2002]}), "Candidates: [1996, 1997, 2002]")
+    assert out.text.startswith("Candidates: [1996, 1997, 2002]")
+
+
 def test_a_printed_series_keeps_its_lines_and_states_its_values():
     spec = read_spec("How many penguins of each species are there?")
     printed = "species\nAdelie       152\nGentoo       124\nChinstrap     68\nName: count, dtype: int64\n"
