@@ -260,7 +260,12 @@ def _stated(prose: str, value_text: str) -> bool:
                    and (d > 0 or float(value).is_integer() or abs(value) >= 100) for p, d in said):
             return False
     said_words = {w.lower() for w in _WORD.findall(_NUMBER_TEXT.sub(" ", prose))}
-    return all(w.lower() in said_words for w in _WORD.findall(_NUMBER_TEXT.sub(" ", value_text)))
+    words = [w.lower() for w in _WORD.findall(_NUMBER_TEXT.sub(" ", value_text))]
+    if words and value_text.rstrip().endswith("…"):      # a long text cut short: its last word is a start
+        last = words.pop()
+        if not any(w.startswith(last) for w in said_words):
+            return False
+    return all(w in said_words for w in words)
 
 
 def _as_markdown(printed: str) -> str:

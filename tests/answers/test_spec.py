@@ -242,6 +242,13 @@ def test_a_yes_no_value_is_stated_only_by_the_whole_word():
     assert said.text == "No, there were fewer arrests in 2002."
 
 
+def test_a_long_text_cut_short_is_stated_by_the_text_it_was_cut_from():
+    spec = read_spec("How many houses have central air?")
+    joined = "Y" * 2500
+    out = write_answer(spec, take_values(spec, {"answer": joined[:2000] + " …"}), f"Houses with central air: {joined}")
+    assert out.text == f"Houses with central air: {joined}"
+
+
 @pytest.mark.parametrize("printed", [
     "The three most populous countries are: ['China', 'India', 'United States']",   # a list
     "The three most populous countries are: ('China', 'India', 'United States')",   # a tuple
