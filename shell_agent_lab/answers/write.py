@@ -203,7 +203,8 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
     prose = humane_numbers(_lists_written(body, spec, taken, written), decimals=spec.decimals)
     shown = [t for t in written.values() if t and not _stated(prose, t)]
     tail = "\n".join(lines) if shown or not prose else ""
-    text = "\n".join(x for x in (_as_markdown(prose), "\n".join(notes), tail) if x)
+    # a blank line apart: the sentence and what follows it are separate paragraphs in Markdown
+    text = "\n\n".join(x for x in (_as_markdown(prose), "\n".join(notes), tail) if x)
     if not text:
         why = next(iter(missing.values()), "the program computed nothing")
         return Composed(f"I could not compute the answer: {why}", {}, missing or {"answer": why})

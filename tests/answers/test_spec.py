@@ -237,7 +237,7 @@ def test_a_yes_no_value_is_stated_only_by_the_whole_word():
     # "No" inside "not" states nothing: the sentence below never says which way it came out
     spec = read_spec("Were there more arrests in 2002 than in 1997?")
     out = write_answer(spec, take_values(spec, {"answer": False}), "There were not more arrests in 2002 than in 1997")
-    assert out.text == "There were not more arrests in 2002 than in 1997\nAnswer: No"
+    assert out.text == "There were not more arrests in 2002 than in 1997\n\nAnswer: No"
     said = write_answer(spec, take_values(spec, {"answer": False}), "No, there were fewer arrests in 2002.")
     assert said.text == "No, there were fewer arrests in 2002."
 
