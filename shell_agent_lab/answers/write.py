@@ -213,23 +213,40 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
 
 def _printed_forms(value: Any) -> tuple[str, ...]:
     """How a program prints a list of names or numbers it computed: as a Python list or tuple
-    (``['China', 'India']``, ``('a', 'b')``) or as a numpy array (``['China' 'India']``)."""
+    (``['China', 'India']``, ``('a', 'b')``, ``(5,)``) or as a numpy array (``['China' 'India']``)."""
     if not isinstance(value, list) or not value or any(isinstance(x, (list, dict)) for x in value):
         return ()
     items = [repr(x) for x in value]
-    return (f"[{', '.join(items)}]", f"({', '.join(items)})", f"[{' '.join(items)}]")
+    tuple_form = f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    return (f"[{', '.join(items)}]", tuple_form, f"[{' '.join(items)}]")
+
+
+#: a printed list that stands alone in a sentence: not inside a call (``Index([…], dtype=…)``),
+#: another list (``[[1997, 2002], …]``) or a subscript (``df[5]``)
+_ALONE_BEFORE = frozenset("([.,_")
+_ALONE_AFTER = frozenset(",)]_([")
+
+
+def _alone(body: str, start: int, end: int) -> bool:
+    before = body[start - 1] if start > 0 else " "
+    after = body[end] if end < len(body) else " "
+    return not (before.isalnum() or before in _ALONE_BEFORE or after.isalnum() or after in _ALONE_AFTER)
 
 
 def _lists_written(body: str, spec: AnswerSpec, taken: Taken, written: Mapping[str, str]) -> str:
     """The printed sentence with a computed list printed as Python prints it (``… are:
-    ['China', 'India']``) written the way the answer writes that part (``China, India``)."""
+    ['China', 'India']``) written the way the answer writes that part (``China, India``), when
+    the answer writes each item as printed (``'02134'`` is not written as 2134 in its place) and
+    the list stands alone in the sentence."""
     for part in spec.parts:
         text = written.get(part.label())
-        if not text or part.name not in taken.values:
+        value = taken.values.get(part.name)
+        if not text or not isinstance(value, list) or text != ", ".join(str(x) for x in value):
             continue
-        for form in _printed_forms(taken.values[part.name]):
-            if form in body:
-                body = body.replace(form, text)
+        for form in _printed_forms(value):
+            start = body.find(form)
+            if start >= 0 and _alone(body, start, start + len(form)):
+                body = body[:start] + text + body[start + len(form):]
                 break
     return body
 
@@ -260,13 +277,28 @@ def _stated(prose: str, value_text: str) -> bool:
         if not any(abs(p - value) <= 0.5 * 10 ** -d * (1 + 1e-9)
                    and (d > 0 or float(value).is_integer() or abs(value) >= 100) for p, d in said):
             return False
-    said_words = {w.lower() for w in _WORD.findall(_NUMBER_TEXT.sub(" ", prose))}
+    low = prose.lower()
     words = [w.lower() for w in _WORD.findall(_NUMBER_TEXT.sub(" ", value_text))]
-    if words and value_text.rstrip().endswith("…"):      # a long text cut short: its last word is a start
-        last = words.pop()
-        if not any(w.startswith(last) for w in said_words):
-            return False
-    return all(w in said_words for w in words)
+    cut = value_text.rstrip().endswith("…")          # a long text cut short: its last word is a start
+    return all(_said(low, w, whole=not (cut and i == len(words) - 1)) for i, w in enumerate(words))
+
+
+def _said(low: str, word: str, *, whole: bool) -> bool:
+    """``word`` appears in ``low`` with no letter or digit of the same word beside it: "no" is
+    not said by "not", "Adelie" is by "'Adelie'." and by "Adelie's"."""
+    at = low.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if not _inside(low, at - 1) and (not whole or not _inside(low, end)):
+            return True
+        at = low.find(word, at + 1)
+    return False
+
+
+def _inside(text: str, i: int) -> bool:
+    """Whether position ``i`` of ``text`` holds a letter or digit of the Latin alphabet (what
+    continues a word written in it)."""
+    return 0 <= i < len(text) and text[i].isascii() and text[i].isalnum()
 
 
 def _as_markdown(printed: str) -> str:

@@ -247,6 +247,8 @@ def test_a_long_text_cut_short_is_stated_by_the_text_it_was_cut_from():
     joined = "Y" * 2500
     out = write_answer(spec, take_values(spec, {"answer": joined[:2000] + " …"}), f"Houses with central air: {joined}")
     assert out.text == f"Houses with central air: {joined}"
+    cut = write_answer(spec, take_values(spec, {"answer": "N" + joined[:1999] + " …"}), f"Houses with central air: {joined}")
+    assert cut.text.endswith("…")                         # another text's start states nothing
 
 
 @pytest.mark.parametrize("printed", [
@@ -263,7 +265,42 @@ def test_a_computed_list_printed_by_python_is_written_as_the_answer_writes_it(pr
 def test_a_printed_list_that_is_not_the_computed_value_is_left_as_printed():
     spec = read_spec("Which years had more than 100 arrests?")
     out = write_answer(spec, take_values(spec, {"answer": [1997, 2002]}), "Candidates: [1996, 1997, 2002]")
-    assert out.text.startswith("Candidates: [1996, 1997, 2002]")
+    assert out.text == "Candidates: [1996, 1997, 2002]"        # its numbers are all there
+
+
+@pytest.mark.parametrize("question,value,printed", [
+    # the answer writes these items otherwise than printed (a leading zero, a percent sign)
+    ("Which zip codes have the most sales?", ["02134", "02139"], "Top zip codes: ['02134', '02139']"),
+    ("Which rates are offered?", ["12%", "5%"], "Rates: ['12%', '5%']"),
+    # the list is inside a call, another list or a subscript
+    ("What were the three most populous countries?", ["China", "India", "United States"],
+     "Top: Index(['China', 'India', 'United States'], dtype='object', name='country')"),
+    ("Which years had more than 100 arrests?", [1997, 2002], "Pairs: [[1997, 2002], [2003, 2004]]"),
+    ("Which sizes are most common?", [5], "The top (5) of df[5]: 5 penguins"),
+])
+def test_a_printed_list_is_rewritten_only_where_it_stands_alone_as_the_answer_writes_it(question, value, printed):
+    spec = read_spec(question)
+    assert write_answer(spec, take_values(spec, {"answer": value}), printed).text.startswith(printed)
+
+
+def test_a_one_item_tuple_is_rewritten_as_python_prints_it():
+    spec = read_spec("Which years had more than 100 arrests?")
+    assert write_answer(spec, take_values(spec, {"answer": [1997]}), "Years: (1997,)").text == "Years: 1997"
+
+
+@pytest.mark.parametrize("printed", [
+    "The most common species is 'Adelie'.", "Adelie's count is the largest.", "Yes-Adelie, then Gentoo.",
+    "最常见的物种是Adelie",
+])
+def test_a_name_beside_quotes_hyphens_or_other_scripts_is_stated(printed):
+    spec = read_spec("What is the most common species?")
+    assert write_answer(spec, take_values(spec, {"answer": "Adelie"}), printed).text == printed
+
+
+def test_a_name_inside_a_longer_word_is_not_stated():
+    spec = read_spec("Which country had the highest rate?")
+    out = write_answer(spec, take_values(spec, {"answer": "Mali"}), "It is Somalia.")
+    assert out.text == "It is Somalia.\n\nAnswer: Mali"
 
 
 def test_a_printed_series_keeps_its_lines_and_states_its_values():
