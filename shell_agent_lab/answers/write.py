@@ -252,7 +252,7 @@ def _lists_written(body: str, spec: AnswerSpec, taken: Taken, written: Mapping[s
 
 
 _NUMBER_TEXT = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w.]*\d)")
-#: a word as a value and a sentence are compared by: whole words, so "No" is not stated by "not"
+#: the words of a written value (each looked for in the sentence by :func:`_said`)
 _WORD = re.compile(r"[^\W\d_][\w'-]*")
 
 
