@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from .forms import ANSWER_LINE, CLOSED, AnswerForm, Slot
 from .numbers import humane_numbers
+from .templates import Template
 
 __all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "NOT_COMPUTED", "SERIES_FOOTER"]
 
@@ -156,10 +157,11 @@ def _only_value(printed: str) -> str | None:
     return lines[0] if len(lines) == 1 else None
 
 
-def _body(printed: str, limit: int = 20) -> str:
+def _body(printed: str, limit: int = 20, template: Template | None = None) -> str:
     """What the program printed besides its answer lines (context for the reader)."""
     kept = [ln.rstrip() for ln in (printed or "").splitlines()
-            if ln.strip() and not _PART.search(ln) and not _LINE.match(ln)]
+            if ln.strip() and not _PART.search(ln) and not _LINE.match(ln)
+            and not (template is not None and template.holds(ln))]
     if len(kept) > limit:
         kept = kept[:limit] + [f"… ({len(kept) - limit} more lines)"]
     return "\n".join(kept)
@@ -194,17 +196,19 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
         return Composed("\n".join(x for x in (body, "\n".join(lines)) if x), written, missing)
     if form.style == ANSWER_LINE:
         slot = form.slots[0]
+        shown = form.template.values(printed) if line is None else []
+        line = shown[-1] if shown else line
         raw = line if line is not None else _only_value(printed)
         if raw is None and "answer" in values:
             raw = values["answer"]
         value = None if failure else format_value(raw, slot)
-        body = _body(printed) if not failure and line is not None else ""
+        body = _body(printed, template=form.template) if not failure and line is not None else ""
         if value is None:
             missing["Answer:"] = why if raw is None or failure else _not_read(raw, slot)
-            return Composed("\n".join(x for x in (body, f"Answer: {NOT_COMPUTED} ({missing['Answer:']})") if x),
-                            written, missing)
+            return Composed("\n".join(x for x in (body, form.template.write(
+                f"{NOT_COMPUTED} ({missing['Answer:']})")) if x), written, missing)
         written["Answer:"] = value
-        return Composed("\n".join(x for x in (body, f"Answer: {value}") if x), written, missing)
+        return Composed("\n".join(x for x in (body, form.template.write(value)) if x), written, missing)
     if failure:
         return Composed(f"I could not compute the answer: {failure}", {}, {"answer": failure})
     # a printed Series' footer ("Name: units, dtype: float64") is pandas talking, not the answer
@@ -260,9 +264,13 @@ def finish(form: AnswerForm, text: str, *, computed: bool, grounded: Any = None)
         return Composed(out, written, missing)
     slot = form.slots[0]
     _, line = printed_parts(out)
-    value = judge(slot, line)
-    body = _LINE.sub("", out).rstrip() if line is not None else out.rstrip()
-    final = f"Answer: {value}" if value is not None else f"Answer: {NOT_COMPUTED} ({missing['Answer:']})"
+    shown = form.template.values(out) if line is None else []
+    value = judge(slot, shown[-1] if shown else line)
+    if shown:
+        body = "\n".join(ln for ln in out.splitlines() if not form.template.holds(ln)).rstrip()
+    else:
+        body = _LINE.sub("", out).rstrip() if line is not None else out.rstrip()
+    final = form.template.write(value if value is not None else f"{NOT_COMPUTED} ({missing['Answer:']})")
     return Composed("\n".join(x for x in (body, final) if x), written, missing)
 
 

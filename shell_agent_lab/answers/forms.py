@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .spec import LINE, PARTS, AnswerSpec, read_spec
+from .templates import DEFAULT, Template
 
 __all__ = ["Slot", "AnswerForm", "read_form", "form_of", "FREE", "CLOSED", "ANSWER_LINE"]
 
@@ -43,6 +44,8 @@ class AnswerForm:
     slots: tuple[Slot, ...] = ()
     #: precision the question states for numbers in general (free style and unnamed values)
     decimals: int | None = None
+    #: the answer line's form (``Answer: …``, ``\boxed{…}``)
+    template: Template = DEFAULT
 
 
 def form_of(spec: AnswerSpec) -> AnswerForm:
@@ -57,7 +60,7 @@ def form_of(spec: AnswerSpec) -> AnswerForm:
     for part in spec.parts:
         kind = "percent" if part.kind == "number" and part.percent else _KINDS.get(part.kind, part.kind)
         slots.append(Slot(part.name if style == CLOSED else "", kind, part.decimals, part.truth, "", part.allowed))
-    return AnswerForm(style, tuple(slots), spec.decimals)
+    return AnswerForm(style, tuple(slots), spec.decimals, spec.template)
 
 
 def read_form(question: str) -> AnswerForm:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from .precision import Precision, read_precision, read_precisions
+from .templates import DEFAULT, Template, read_template
 
 __all__ = ["Part", "AnswerSpec", "read_spec", "with_columns", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
 
@@ -71,6 +72,9 @@ class AnswerSpec:
     #: the question as a program is asked it: without the sentences that only describe a format
     #: (the spec holds what they say); "" when nothing was taken out
     asked: str = ""
+    #: the form of the one-value answer line, as the question shows it (``Answer: <value>``,
+    #: ``\\boxed{}``, ``<answer></answer>``); ``Answer: …`` when it shows none
+    template: Template = DEFAULT
 
     @property
     def decimals(self) -> int | None:
@@ -457,9 +461,17 @@ def _read(text: str) -> AnswerSpec:
     tokens = _tokens(text)
     if tokens:
         return _closed(text, tokens)
+    shown = read_template(text)
     answers = list(_ANSWER.finditer(text))
+    if shown is not None and not answers:
+        # a form without the word "Answer" (``\\boxed{}``, ``<answer></answer>``, ``Result: <x>``):
+        # read as the same line written ``Answer: <…>``, then written in its own form
+        start, end = shown.span
+        text = f"{text[:start]}Answer: <{shown.inner}>{text[end:]}"
+        answers = list(_ANSWER.finditer(text))
     if answers:
-        return _line(text, answers)
+        spec = _line(text, answers)
+        return replace(spec, template=shown) if shown is not None else spec
     precision = read_precision(text)
     allowed = _which_of(text)
     part = Part(ANSWER, "label" if allowed else "any",

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .spec import AnswerSpec, Part
+from .spec import LINE, AnswerSpec, Part
 
 __all__ = ["Taken", "take_values", "ANSWER_VARIABLE"]
 
@@ -83,7 +83,7 @@ def _printed(spec: AnswerSpec, printed: str) -> dict[str, Any]:
     text = printed or ""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     tokens = {m.group(1): m.group(2) for m in _PART.finditer(text)}
-    answered = _LINE.findall(text)
+    answered = _LINE.findall(text) or (spec.template.values(text) if spec.style == LINE else [])
     out: dict[str, Any] = {}
     for part in spec.parts:
         if part.name in tokens:

@@ -166,10 +166,12 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
     return "; ".join(told) + "." + extra
 
 
-def _body(printed: str, limit: int = 20) -> str:
-    """What the program printed besides answer lines and pandas' Series footers."""
+def _body(printed: str, spec: AnswerSpec, limit: int = 20) -> str:
+    """What the program printed besides answer lines (the answer writes its own) and pandas'
+    Series footers."""
     kept = [ln.rstrip() for ln in (printed or "").splitlines()
-            if ln.strip() and not _ANSWER_LINES.search(ln) and not SERIES_FOOTER.match(ln)]
+            if ln.strip() and not _ANSWER_LINES.search(ln) and not SERIES_FOOTER.match(ln)
+            and not (spec.style == LINE and spec.template.holds(ln))]
     if len(kept) > limit:
         kept = kept[:limit] + [f"… ({len(kept) - limit} more lines)"]
     return "\n".join(kept)
@@ -190,13 +192,13 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
             note = w.note or (miss.note if miss is not None else "")
             if note:
                 notes.append(f"Note: {part.label() if spec.style == PARTS else _name(part)}: {note}.")
-            lines.append(f"@{part.name}[{w.text}]" if spec.style == PARTS else f"Answer: {w.text}")
+            lines.append(f"@{part.name}[{w.text}]" if spec.style == PARTS else spec.template.write(w.text))
         else:
             why = taken.missing.get(part.name, "no value was computed for it")
             missing[part.label()] = why
             lines.append(f"@{part.name}: {NOT_COMPUTED} ({why})" if spec.style == PARTS
-                         else f"Answer: {NOT_COMPUTED} ({why})")
-    body = _body(printed)
+                         else spec.template.write(f"{NOT_COMPUTED} ({why})"))
+    body = _body(printed, spec)
     if spec.style in (PARTS, LINE):
         return Composed("\n".join(x for x in (body, "\n".join(notes), "\n".join(lines)) if x), written, missing)
     # prose: what the program printed, tidied, and the value when the printed text lacks it

@@ -436,3 +436,13 @@ def test_a_tests_result_unpacked_into_too_many_names_runs_without_asking_again(p
     assert len(backend.requests) == 1 and "@t[" in r.text and "could not compute" not in r.text
     [activity] = r.tool_activity
     assert "t, p = stats.ttest_ind(" in activity.ran["code"][0]       # the cell runs as it was mended
+
+
+def test_the_answer_line_takes_the_form_the_question_shows_and_the_program_is_asked_without_it(program_agent):
+    backend = ScriptedBackend([_program("answer = int(sales['units'].sum())")])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many units were sold in all? Put your final answer within \\boxed{}.")
+    assert r.error is None
+    assert r.text.splitlines()[-1] == "\\boxed{17}"
+    prompt = backend.requests[0].messages[-1].content
+    assert "How many units were sold in all?" in prompt and "boxed" not in prompt

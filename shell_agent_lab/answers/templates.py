@@ -1,0 +1,112 @@
+"""The line a one-value answer is written on, as the question shows it (pure).
+
+A question may show the literal form of its answer line: ``Answer: <value>``, ``Final answer:
+{x}``, ``\\boxed{}``, ``<answer></answer>``, ``#### <number>``. :func:`read_template` finds
+that form by its syntax — literal text around a placeholder, a pair of tags, a LaTeX command
+with an empty or placeholder argument — never by the words of the instruction around it; the
+answer is then written in the same form, with the same text around the value
+(:func:`Template.write`), and a reply written in it is read back (:func:`Template.values`).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Template", "DEFAULT", "read_template"]
+
+
+@dataclass(frozen=True)
+class Template:
+    """The text before and after the value on the answer line."""
+
+    opening: str = "Answer: "
+    closing: str = ""
+    #: what the question put where the value goes (``value`` in ``<value>``), "" for nothing
+    inner: str = ""
+    #: where the form stands in the question (start, end), quotes included
+    span: tuple[int, int] = (0, 0)
+
+    def write(self, text: str) -> str:
+        return f"{self.opening}{text}{self.closing}"
+
+    def _pattern(self) -> re.Pattern[str]:
+        opening = re.escape(self.opening.strip()).replace(r"\ ", r"\s*")
+        closing = re.escape(self.closing.strip()).replace(r"\ ", r"\s*")
+        if self.opening.strip().lower().rstrip("*").endswith("answer:") or not closing:
+            # a label line: the label (bold or not) and the rest of its line
+            label = opening.replace(r"\*", r"\**")
+            return re.compile(rf"^[ \t>*_]*{label}\**[ \t]*(.+?)[ \t]*{closing}[ \t]*$", re.I | re.M)
+        return re.compile(rf"{opening}[ \t]*([^\n]*?)[ \t]*{closing}", re.I)
+
+    def values(self, text: str) -> list[str]:
+        """The values ``text`` writes in this form, in order."""
+        return [m.group(1) for m in self._pattern().finditer(text or "")]
+
+    def holds(self, line: str) -> bool:
+        """Whether ``line`` is written in this form (an answer line, not the reader's text)."""
+        return bool(self._pattern().search(line or ""))
+
+
+DEFAULT = Template()
+
+#: a span the question quotes: ``…``, "…", “…”, '…' (not an apostrophe inside a word)
+_SPANS = re.compile(r"`([^`\n]{1,80})`|\"([^\"\n]{1,80})\"|“([^”\n]{1,80})”|(?<!\w)'([^'\n]{1,80})'(?!\w)")
+#: a pair of tags around the value: ``<answer></answer>``, ``<answer>your answer</answer>``
+_TAGS = re.compile(r"<([A-Za-z][\w-]{0,20})>([^<>\n]{0,40})</\1>")
+#: a LaTeX command taking the value: ``\boxed{}``, ``\boxed{answer}``
+_LATEX = re.compile(r"\\([A-Za-z]{2,20})\{([^{}\n]{0,40})\}")
+#: a placeholder for the value: ``<value>``, ``{answer}``, ``[your answer]``, ``...``; the
+#: character before it is no part of a word (``df["x"]`` and ``f{x}`` hold no placeholder)
+_HOLDER = re.compile(r"(?<![\w\]}\\])(?:<([A-Za-z][\w .,'/-]{0,40})>|\{([A-Za-z_][\w .,'/-]{0,40})?\}"
+                     r"|\[([A-Za-z][\w .,'/-]{0,40}|\s?)\]|(\.\.\.|…))")
+#: ``Label: <placeholder>`` outside quotes: the label is the word before the colon, with the
+#: capitalised words before it ("Final Answer", "FINAL ANSWER")
+_MARKED = re.compile(r"(?<![\w*])((?:[A-Z][\w]*[ \t]+)*[A-Za-z][\w]*\**[ \t]*:\**)[ \t]*"
+                     r"(?=<[A-Za-z][^<>\n]{0,40}>|\{[A-Za-z_][^{}\n]{0,40}\}|\[[A-Za-z][^\[\]\n]{0,40}\])")
+
+
+def _in_span(text: str, start: int, end: int) -> Template | None:
+    """The form a quoted span ``text[start:end]`` shows, if it shows one."""
+    inner = text[start:end]
+    if "@" in inner and re.search(r"@\w+\[", inner):
+        return None                        # named parts: another syntax
+    for rx, opened, closed in ((_TAGS, lambda m: f"<{m.group(1)}>", lambda m: f"</{m.group(1)}>"),
+                               (_LATEX, lambda m: f"\\{m.group(1)}{{", lambda m: "}")):
+        m = rx.search(inner)
+        if m:
+            return Template(inner[:m.start()] + opened(m), closed(m) + inner[m.end():], m.group(2).strip(),
+                            (start - 1, end + 1))
+    m = _HOLDER.search(inner)
+    if m is None:
+        return None
+    opening, closing = inner[:m.start()], inner[m.end():]
+    if not re.search(r"[:=#>-]\**\s*$", opening):
+        return None                        # not a label before it: words or a value that hold brackets
+    held = next((g for g in m.groups() if g is not None), "").strip()
+    if opening and not opening.endswith((" ", "\t")) and opening[-1].isalnum():
+        opening += " "
+    return Template(opening, closing, "" if held in ("...", "…") else held, (start - 1, end + 1))
+
+
+def read_template(text: str) -> Template | None:
+    """The answer line's form as ``text`` shows it, or None when it shows none. A quoted form
+    comes first, then a pair of tags or a LaTeX command, then ``Label: <placeholder>``."""
+    text = text or ""
+    for m in _SPANS.finditer(text):
+        group = next(i for i in range(1, 5) if m.group(i) is not None)
+        found = _in_span(text, m.start(group), m.end(group))
+        if found is not None:
+            return found
+    for rx, opened, closed in ((_TAGS, lambda m: f"<{m.group(1)}>", lambda m: f"</{m.group(1)}>"),
+                               (_LATEX, lambda m: f"\\{m.group(1)}{{", lambda m: "}")):
+        found_m = rx.search(text)
+        if found_m:
+            return Template(opened(found_m), closed(found_m), found_m.group(2).strip(), found_m.span())
+    marked = _MARKED.search(text)
+    if marked:
+        label = marked.group(1).strip()
+        holder = _HOLDER.match(text, marked.end())
+        if holder is not None:
+            held = next((g for g in holder.groups() if g is not None), "").strip()
+            return Template(label + " ", "", held, (marked.start(), holder.end()))
+    return None

@@ -1,0 +1,107 @@
+"""The answer line is written in the form the question shows, whatever that form is."""
+from __future__ import annotations
+
+import pytest
+
+from shell_agent_lab.answers.compose import compose, finish
+from shell_agent_lab.answers.forms import form_of
+from shell_agent_lab.answers.spec import LINE, PROSE, read_spec
+from shell_agent_lab.answers.templates import DEFAULT, read_template
+from shell_agent_lab.answers.values import take_values
+from shell_agent_lab.answers.write import write_answer
+
+Q = "What is the mean sale price?"
+
+#: (instruction, the answer line written for 1234.5)
+FORMS = [
+    ("Give the final answer on a last line as Answer: <value>.", "Answer: 1234.5"),
+    ("End your reply with a line of the form `Answer: <value>`.", "Answer: 1234.5"),
+    ("Write exactly one final line `Answer: {answer}`, where {answer} is the number.", "Answer: 1234.5"),
+    ("Last line: Answer: <value>", "Answer: 1234.5"),
+    ("Put your final answer within \\boxed{}.", "\\boxed{1234.5}"),
+    ("Write the result as `\\boxed{<number>}`.", "\\boxed{1234.5}"),
+    ("Wrap the final answer in <answer></answer> tags.", "<answer>1234.5</answer>"),
+    ("Reply with <result>your value</result> at the end.", "<result>1234.5</result>"),
+    ("Finish with FINAL ANSWER: <your answer>", "FINAL ANSWER: 1234.5"),
+    ("Close with `Final Answer: [value]`.", "Final Answer: 1234.5"),
+    ("End with a line `#### <number>`.", "#### 1234.5"),
+    ("State it as \"Result = {value}\" on its own line.", "Result = 1234.5"),
+    ("Respond with 'Mean price: <amount>' only.", "Mean price: 1234.5"),
+    ("Put it on a line “ANSWER => <value>”.", "ANSWER => 1234.5"),
+    ("Use the form `**Answer:** <value>`.", "**Answer:** 1234.5"),
+]
+
+
+@pytest.mark.parametrize("instruction, line", FORMS)
+def test_the_answer_line_is_written_in_the_form_the_question_shows(instruction, line):
+    spec = read_spec(f"{Q} {instruction}")
+    assert spec.style == LINE
+    out = write_answer(spec, take_values(spec, {"answer": 1234.5}))
+    assert out.text.splitlines()[-1] == line
+    assert out.values == {"Answer:": "1234.5"}
+
+
+@pytest.mark.parametrize("instruction, line", FORMS)
+def test_a_reply_written_in_the_form_is_read_back_and_rewritten_once(instruction, line):
+    form = form_of(read_spec(f"{Q} {instruction}"))
+    reply = f"The mean over all rows.\n{line.replace('1234.5', '1234.4999')}"
+    out = finish(form, reply, computed=True)
+    assert out.values == {"Answer:": "1234.4999"}
+    assert out.text.splitlines()[-1] == line.replace("1234.5", "1234.4999")
+    assert out.text.count(line.replace("1234.5", "1234.4999")) == 1
+    printed = compose(form, f"over 1460 rows\n{line}")
+    assert printed.values == {"Answer:": "1234.5"} and printed.text.count(line) == 1
+
+
+def test_a_printed_line_in_the_form_is_not_shown_twice():
+    spec = read_spec(f"{Q} Put your final answer within \\boxed{{}}.")
+    out = write_answer(spec, take_values(spec, {"answer": 180921.2}), printed="mean over 1460 rows\n\\boxed{180921.2}")
+    assert out.text == "mean over 1460 rows\n\\boxed{180921.2}"
+
+
+def test_a_form_without_the_word_answer_still_reads_the_kind_it_describes():
+    spec = read_spec("Is the mean price above 200000? Reply `Verdict: <yes or no>` on the last line.")
+    assert spec.style == LINE and spec.parts[0].kind == "yesno"
+    assert write_answer(spec, take_values(spec, {"answer": False})).text == "Verdict: No"
+    spec = read_spec("What is the mean price? End with `#### <number rounded to 2 decimals>`.")
+    assert spec.parts[0].decimals == 2
+    assert write_answer(spec, take_values(spec, {"answer": 180921.19589})).text == "#### 180921.20"
+
+
+def test_a_sentence_that_only_shows_the_form_is_not_asked_of_the_program():
+    spec = read_spec(f"{Q} Put your final answer within \\boxed{{}}.")
+    assert spec.asked == Q
+
+
+def test_nothing_computed_is_said_in_the_form_too():
+    spec = read_spec(f"{Q} Wrap the final answer in <answer></answer> tags.")
+    out = write_answer(spec, take_values(spec, {}))
+    assert out.text.startswith("<answer>could not compute") and out.text.endswith("</answer>")
+
+
+@pytest.mark.parametrize("question", [
+    "What is the mean of df[\"price\"]?",
+    "How many rows have status '<NA>'?",
+    "What share of rows have `category` equal to \"A [old]\"?",
+    "Which `region` has the highest `df['sales']`?",
+    "Give \"The answer is <value>\" please.",            # words before it, not a label: no form read
+    "Plot `price` against `area`.",
+    "What does `{x}` stand for in the template column?",
+    "Count the rows where `note` is `<empty>`.",
+])
+def test_brackets_inside_a_question_are_no_form(question):
+    assert read_template(question) is None
+    assert read_spec(question).style == PROSE
+    assert read_spec(question).template == DEFAULT
+
+
+def test_the_default_form_is_the_answer_label():
+    spec = read_spec("What is the mean? Put the result on a final line that starts with 'Answer:'.")
+    assert spec.style == LINE and spec.template.opening == "Answer: "
+    assert write_answer(spec, take_values(spec, {"answer": 3})).text == "Answer: 3"
+
+
+def test_named_parts_are_not_a_line_form():
+    spec = read_spec("Format: @mean[value] @median[value], both rounded to 2 decimals.")
+    assert [p.name for p in spec.parts] == ["mean", "median"]
+    assert read_template("Answer as `@mean[value]`") is None
