@@ -166,7 +166,7 @@ class _Turn:
             state.require = set(named)
             state.asked_for = set(named)
             return "named", named_tool_note(named)
-        asked = state.spec.names if state.spec.style == PARTS else ()
+        asked = state.spec.names if state.spec.style == PARTS and not state.spec.as_object else ()
         unfilled = missing_templates(asked, text) if state.called else []
         if "format" not in retried and self.env.tool_set == "compact" and unfilled:
             state.answer_next = True

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from .forms import ANSWER_LINE, CLOSED, AnswerForm, Slot
 from .numbers import humane_numbers
-from .templates import Template
+from .templates import Template, object_line, object_values
 
 __all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "NOT_COMPUTED", "SERIES_FOOTER"]
 
@@ -178,6 +178,10 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
     why = failure or "the computation printed no value for it"
     if form.style == CLOSED:
         lines = []
+        pairs: list[tuple[str, str | None, Any]] = []
+        in_object = object_values(printed) if form.as_object else None
+        for name, raw_value in (in_object[0].items() if in_object is not None else ()):
+            parts.setdefault(name, str(raw_value))
         for slot in form.slots:
             raw = parts.get(slot.name)
             if raw is None and slot.name in values:
@@ -189,10 +193,15 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
             if value is None:
                 missing[slot.label()] = why if raw is None or failure else _not_read(raw, slot)
                 lines.append(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})")
+                pairs.append((slot.name, None, None))
             else:
                 written[slot.label()] = value
                 lines.append(f"@{slot.name}[{value}]")
+                pairs.append((slot.name, value, raw))
         body = _body(printed) if not failure else ""
+        if form.as_object:
+            lines = [ln for ln in lines if NOT_COMPUTED in ln] + [object_line(pairs)]
+            body = "\n".join(ln for ln in body.splitlines() if object_values(ln) is None)
         return Composed("\n".join(x for x in (body, "\n".join(lines)) if x), written, missing)
     if form.style == ANSWER_LINE:
         slot = form.slots[0]
@@ -247,6 +256,17 @@ def finish(form: AnswerForm, text: str, *, computed: bool, grounded: Any = None)
         return value
 
     out = _CODE.sub("", text or "").strip()      # a program or query shown is not the answer's slots
+    if form.style == CLOSED and form.as_object:
+        in_reply = object_values(out)
+        given = {k: str(v) for k, v in in_reply[0].items()} if in_reply is not None else {}
+        pairs: list[tuple[str, str | None, object]] = [
+            (slot.name, judge(slot, given.get(slot.name)), given.get(slot.name)) for slot in form.slots]
+        before = out[:in_reply[1][0]] if in_reply is not None else out
+        after = out[in_reply[1][1]:] if in_reply is not None else ""
+        notes = [f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})" for slot in form.slots
+                 if slot.label() in missing]
+        text_out = "\n".join(x for x in (before.rstrip(), "\n".join(notes), object_line(pairs) + after.rstrip()) if x)
+        return Composed(text_out, written, missing)
     if form.style == CLOSED:
         parts, _ = printed_parts(out)
         tail = []

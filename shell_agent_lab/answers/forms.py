@@ -46,6 +46,8 @@ class AnswerForm:
     decimals: int | None = None
     #: the answer line's form (``Answer: …``, ``\boxed{…}``)
     template: Template = DEFAULT
+    #: the named slots are written as one object (``{"mean": 1.5}``)
+    as_object: bool = False
 
 
 def form_of(spec: AnswerSpec) -> AnswerForm:
@@ -60,7 +62,7 @@ def form_of(spec: AnswerSpec) -> AnswerForm:
     for part in spec.parts:
         kind = "percent" if part.kind == "number" and part.percent else _KINDS.get(part.kind, part.kind)
         slots.append(Slot(part.name if style == CLOSED else "", kind, part.decimals, part.truth, "", part.allowed))
-    return AnswerForm(style, tuple(slots), spec.decimals, spec.template)
+    return AnswerForm(style, tuple(slots), spec.decimals, spec.template, spec.as_object)
 
 
 def read_form(question: str) -> AnswerForm:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from .precision import Precision, read_precision, read_precisions
-from .templates import DEFAULT, Template, read_template
+from .templates import DEFAULT, Template, read_object, read_template
 
 __all__ = ["Part", "AnswerSpec", "read_spec", "with_columns", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
 
@@ -75,6 +75,8 @@ class AnswerSpec:
     #: the form of the one-value answer line, as the question shows it (``Answer: <value>``,
     #: ``\\boxed{}``, ``<answer></answer>``); ``Answer: …`` when it shows none
     template: Template = DEFAULT
+    #: the named parts are written as one object (``{"mean": 1.5, "n": 3}``), as the question shows
+    as_object: bool = False
 
     @property
     def decimals(self) -> int | None:
@@ -461,6 +463,13 @@ def _read(text: str) -> AnswerSpec:
     tokens = _tokens(text)
     if tokens:
         return _closed(text, tokens)
+    shown_object = read_object(text, lambda words: bool(_kinds(words)))
+    if shown_object is not None:
+        # an object of named values: read as the same parts written ``@key[placeholder]``
+        start, end = shown_object.span
+        parts = " ".join(f"@{k}[{h}]" for k, h in zip(shown_object.keys, shown_object.holders))
+        text = f"{text[:start]}{parts}{text[end:]}"
+        return replace(_closed(text, _tokens(text)), as_object=True)
     shown = read_template(text)
     answers = list(_ANSWER.finditer(text))
     if shown is not None and not answers:

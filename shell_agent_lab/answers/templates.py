@@ -9,10 +9,12 @@ answer is then written in the same form, with the same text around the value
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from typing import Callable
 
-__all__ = ["Template", "DEFAULT", "read_template"]
+__all__ = ["Template", "DEFAULT", "read_template", "ObjectForm", "read_object", "object_line", "object_values"]
 
 
 @dataclass(frozen=True)
@@ -110,3 +112,90 @@ def read_template(text: str) -> Template | None:
             held = next((g for g in holder.groups() if g is not None), "").strip()
             return Template(label + " ", "", held, (marked.start(), holder.end()))
     return None
+
+
+# -- named parts written as one object: {"mean": <value>, "median": <value>} --------------------
+@dataclass(frozen=True)
+class ObjectForm:
+    """An object the question shows, its keys (the parts) and what it puts as each value."""
+
+    keys: tuple[str, ...]
+    holders: tuple[str, ...]
+    span: tuple[int, int]
+
+
+#: an object written on one line or several: ``{"mean": <value>, "median": <value>}``
+_OBJECT = re.compile(r"\{[^{}]{1,600}\}")
+#: one ``"key": value`` pair of it; the value a quoted text, a placeholder, or a bare word or number
+_PAIR = re.compile(r"""\s*["']([A-Za-z_][\w.]{0,60})["']\s*:\s*("(?:[^"\\\n]|\\.){0,80}"|'[^'\n]{0,80}'|<[^<>\n]{0,80}>"""
+                   r"""|\[[^\[\]\n]{0,80}\]|[^,{}\[\]\n]{1,80}?)\s*(?:,|$)""")
+
+
+def read_object(text: str, describes: Callable[[str], bool] = lambda _: False) -> ObjectForm | None:
+    """The object ``text`` shows for its answer: braces holding nothing but quoted keys, each
+    with a value, most of them standing for a value to fill in (``describes`` says whether a
+    word describes a value: "number", "yes or no"); None when it shows none."""
+    for m in _OBJECT.finditer(text or ""):
+        inner = m.group(0)[1:-1].strip()
+        keys: list[str] = []
+        holders: list[str] = []
+        at = 0
+        while at < len(inner):
+            pair = _PAIR.match(inner, at)
+            if pair is None or pair.end() == at:
+                break
+            keys.append(pair.group(1))
+            holders.append(pair.group(2).strip())
+            at = pair.end()
+        held = sum(_placeholder(h, describes) for h in holders)
+        if keys and at >= len(inner) and len(set(keys)) == len(keys) and 2 * held > len(keys):
+            return ObjectForm(tuple(keys), tuple(re.sub(r"[\[\]<>\"']", " ", h).strip() for h in holders), m.span())
+    return None
+
+
+def _placeholder(value: str, describes: Callable[[str], bool]) -> bool:
+    """Whether an object's value stands for one to fill in (``<number>``, ``[…]``, ``null``,
+    ``0.0``, ``""``, "yes or no") rather than being data (``"Male"``, ``1``): a mapping shown in
+    a question is not its answer's form."""
+    bare = value.strip().strip("\"'").strip()
+    if re.fullmatch(r"<[^<>]*>|\[[^\[\]]*\]|\.\.\.|…|null|None|0\.0+|", bare):
+        return True
+    return describes(bare) or (" " in bare and bare[:1].islower())
+
+
+def object_line(pairs: list[tuple[str, str | None, object]]) -> str:
+    """The answer object on one line, from (key, value as written, value as computed) triples: a
+    number as written (its rounding kept), True/False as booleans, a list as an array, a value
+    nothing computed as null, anything else as text."""
+    return "{" + ", ".join(f"{json.dumps(key)}: {_json(text, raw)}" for key, text, raw in pairs) + "}"
+
+
+def _json(text: str | None, raw: object) -> str:
+    if text is None:
+        return "null"
+    if text in ("True", "False"):
+        return "true" if text == "True" else "false"
+    if isinstance(raw, (list, tuple)):
+        return "[" + ", ".join(_json(str(x), x) if not isinstance(x, str) else json.dumps(x) for x in raw) + "]"
+    if re.fullmatch(r"-?\d+(?:\.\d+)?", text):
+        return text
+    return json.dumps(text)
+
+
+def object_values(text: str) -> tuple[dict[str, object], tuple[int, int]] | None:
+    """The last object in ``text`` that reads as JSON or a Python dict, with where it stands."""
+    import ast
+
+    found = None
+    for m in _OBJECT.finditer(text or ""):
+        body = m.group(0)
+        try:
+            value = json.loads(body)
+        except ValueError:
+            try:
+                value = ast.literal_eval(body)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                continue
+        if isinstance(value, dict):
+            found = ({str(k): v for k, v in value.items()}, m.span())
+    return found

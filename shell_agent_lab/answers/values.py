@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .spec import LINE, AnswerSpec, Part
+from .templates import object_values
 
 __all__ = ["Taken", "take_values", "ANSWER_VARIABLE"]
 
@@ -83,6 +84,9 @@ def _printed(spec: AnswerSpec, printed: str) -> dict[str, Any]:
     text = printed or ""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     tokens = {m.group(1): m.group(2) for m in _PART.finditer(text)}
+    shown = object_values(text) if spec.as_object else None
+    if shown is not None:
+        tokens.update({k: v for k, v in shown[0].items() if k not in tokens})
     answered = _LINE.findall(text) or (spec.template.values(text) if spec.style == LINE else [])
     out: dict[str, Any] = {}
     for part in spec.parts:

@@ -16,6 +16,7 @@ from .column_values import Miss
 from .compose import SERIES_FOOTER, Composed, _listed, _number, _unwrap, plain_number
 from .numbers import humane_numbers
 from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
+from .templates import object_line, object_values
 from .values import Taken
 
 __all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "NOT_COMPUTED"]
@@ -171,7 +172,8 @@ def _body(printed: str, spec: AnswerSpec, limit: int = 20) -> str:
     Series footers."""
     kept = [ln.rstrip() for ln in (printed or "").splitlines()
             if ln.strip() and not _ANSWER_LINES.search(ln) and not SERIES_FOOTER.match(ln)
-            and not (spec.style == LINE and spec.template.holds(ln))]
+            and not (spec.style == LINE and spec.template.holds(ln))
+            and not (spec.as_object and object_values(ln) is not None)]
     if len(kept) > limit:
         kept = kept[:limit] + [f"… ({len(kept) - limit} more lines)"]
     return "\n".join(kept)
@@ -184,9 +186,11 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
     missing: dict[str, str] = {}
     notes: list[str] = []
     lines: list[str] = []
+    pairs: list[tuple[str, str | None, Any]] = []         # the parts as one object, when asked so
     for part in spec.parts:
         if part.name in taken.values:
             w = write_part(taken.values[part.name], part)
+            pairs.append((part.name, w.text, taken.values[part.name]))
             written[part.label()] = w.text
             miss = (off or {}).get(part.name)
             note = w.note or (miss.note if miss is not None else "")
@@ -196,9 +200,13 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
         else:
             why = taken.missing.get(part.name, "no value was computed for it")
             missing[part.label()] = why
+            pairs.append((part.name, None, None))
             lines.append(f"@{part.name}: {NOT_COMPUTED} ({why})" if spec.style == PARTS
                          else spec.template.write(f"{NOT_COMPUTED} ({why})"))
     body = _body(printed, spec)
+    if spec.as_object:
+        # one object; a part nothing computed is null there, and says why on its own line
+        lines = [ln for ln in lines if NOT_COMPUTED in ln] + [object_line(pairs)]
     if spec.style in (PARTS, LINE):
         return Composed("\n".join(x for x in (body, "\n".join(notes), "\n".join(lines)) if x), written, missing)
     # prose: what the program printed, tidied, and the value when the printed text lacks it

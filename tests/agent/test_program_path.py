@@ -446,3 +446,14 @@ def test_the_answer_line_takes_the_form_the_question_shows_and_the_program_is_as
     assert r.text.splitlines()[-1] == "\\boxed{17}"
     prompt = backend.requests[0].messages[-1].content
     assert "How many units were sold in all?" in prompt and "boxed" not in prompt
+
+
+def test_parts_shown_as_an_object_come_back_as_one_object(program_agent):
+    backend = ScriptedBackend([_program("total = sales['units'].sum()\nbest = sales.groupby('region')['units'].sum().idxmax()\n"
+                                        "answer = {'total': total, 'best': best}")])
+    agent, _ = program_agent(backend)
+    r = agent.run('How many units were sold, and which region sold the most? Reply with JSON: '
+                  '{"total": <integer>, "best": "<region name>"}')
+    assert r.error is None
+    assert r.text.splitlines()[-1] == '{"total": 17, "best": "West"}'
+    assert "answer = {'total': total, 'best': best}" in backend.requests[0].messages[-1].content

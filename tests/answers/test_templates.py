@@ -1,6 +1,8 @@
 """The answer line is written in the form the question shows, whatever that form is."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from shell_agent_lab.answers.compose import compose, finish
@@ -105,3 +107,51 @@ def test_named_parts_are_not_a_line_form():
     spec = read_spec("Format: @mean[value] @median[value], both rounded to 2 decimals.")
     assert [p.name for p in spec.parts] == ["mean", "median"]
     assert read_template("Answer as `@mean[value]`") is None
+
+
+# -- named parts shown as one object ------------------------------------------------------------
+OBJECT_QUESTIONS = [
+    'What are the mean and median price? Return JSON like {"mean": <number rounded to 2 decimals>, "median": <number>}.',
+    "What are the mean and median price? Answer as {'mean': '<value, 2 decimals>', 'median': '<value>'}",
+    'What are the mean and median price? Reply with a JSON object:\n{\n  "mean": "a number to 2 decimals",\n'
+    '  "median": 0.0\n}',
+]
+
+
+@pytest.mark.parametrize("question", OBJECT_QUESTIONS)
+def test_parts_shown_as_an_object_are_written_as_one(question):
+    spec = read_spec(question)
+    assert spec.as_object and spec.names == ("mean", "median")
+    assert spec.parts[0].decimals == 2
+    out = write_answer(spec, take_values(spec, {"answer": {"mean": 180921.19589, "median": 163000}}),
+                       printed='{"mean": 180921.19589, "median": 163000}')
+    assert out.text == '{"mean": 180921.20, "median": 163000}'
+    assert json.loads(out.text) == {"mean": 180921.2, "median": 163000}
+
+
+def test_an_object_holds_text_booleans_lists_and_null_for_what_nothing_computed():
+    spec = read_spec('Is the test significant, which groups differ and what is F? Return '
+                     '{"significant": <true or false>, "groups": <list of names>, "f": <number>, "region": "<name>"}')
+    out = write_answer(spec, take_values(spec, {"answer": {"significant": True, "groups": ["a", "b"], "region": "West"}}))
+    *notes, line = out.text.splitlines()
+    assert json.loads(line) == {"significant": True, "groups": ["a", "b"], "f": None, "region": "West"}
+    assert notes == ["@f: could not compute (the program set no value for f)"]
+
+
+def test_an_object_in_a_reply_is_read_back_and_rewritten_in_the_asked_precision():
+    form = form_of(read_spec(OBJECT_QUESTIONS[0]))
+    out = finish(form, 'From the query:\n```json\n{"x": 1}\n```\n{"mean": 180921.19589, "median": 163000}',
+                 computed=True)
+    assert out.text.splitlines()[-1] == '{"mean": 180921.20, "median": 163000}'
+    assert out.values == {"@mean[…]": "180921.20", "@median[…]": "163000"}
+    assert compose(form, '{"mean": 1.234, "median": 2}').text == '{"mean": 1.23, "median": 2}'
+
+
+@pytest.mark.parametrize("question", [
+    'Map {"M": "Male", "F": "Female"} and count the rows of each.',
+    "Recode `smoker` with {'yes': 1, 'no': 0}, then give the mean.",
+    "Recode {'y': 'yes', 'n': 'no'} and count.",
+    'What is the mean of the field {"a": 1}?',
+])
+def test_a_mapping_shown_in_a_question_is_not_the_answers_form(question):
+    assert not read_spec(question).as_object
