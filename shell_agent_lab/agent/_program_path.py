@@ -22,11 +22,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..answers.column_values import Miss, columns_named, off_column
+from ..answers.column_values import Miss, columns_named, off_column, unmatched_values
 from ..answers.compose import SERIES_FOOTER, Composed
 from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import Taken, take_values
-from ..answers.write import nothing_computed, retry_message, write_answer, write_part
+from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_message, write_answer, write_part
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
 from ._program_attempt import draft, first_messages, mend, retry_messages, run_mended
@@ -204,6 +204,13 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             error = told or ("it computed no value: end the program by binding `answer` as asked"
                              if not taken.missing else "; ".join(sorted(set(taken.missing.values()))))
             outcome.attempts[-1]["note"] = error
+        if error is not None:
+            # a text compared with a column that never holds it selects nothing: that, not the
+            # NaN or the empty sequence it leads to, is what to mend
+            unmatched = unmatched_values(mended.body, frames, converted=converted)
+            if unmatched is not None:
+                error = f"{unmatched}; {error.split(_NAN_ADVICE)[0].rstrip()}"
+                outcome.attempts[-1]["note"] = error
         outcome.error = error
         if attempt + 1 == _ATTEMPTS:
             break

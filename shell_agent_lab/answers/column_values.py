@@ -19,7 +19,7 @@ from typing import Any, Collection, Mapping
 from .spec import AnswerSpec
 from .values import Taken
 
-__all__ = ["Miss", "column_members", "columns_named", "joined_column", "off_column"]
+__all__ = ["Miss", "column_members", "columns_named", "joined_column", "off_column", "unmatched_values"]
 
 #: example values a note shows
 _SHOWN = 4
@@ -180,3 +180,74 @@ def off_column(spec: AnswerSpec, taken: Taken, frames: Mapping[str, Any], *,
                 f"{shown} is the values of column {joined!r} written end to end (.sum() of a text column joins "
                 "its text): compare the column with the value asked about first, then count or sum the matches")
     return out
+
+
+#: a comparison the program makes of a column with a text: ``df['c'] == 'x'``, ``!=``
+_EQUALITY = (ast.Eq, ast.NotEq)
+
+
+def _compared(tree: ast.AST) -> list[tuple[str, list[str]]]:
+    """(column, texts) for each place the code compares a column, named as a string, with texts:
+    ``f['c'] == 'x'``, ``'x' != f['c']``, ``f['c'].isin(['x', 'y'])``, ``f['c'].eq('x')``."""
+    def column(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+            return node.slice.value
+        return None
+
+    def texts(node: ast.AST) -> list[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+            return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return []
+
+    found: list[tuple[str, list[str]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], _EQUALITY):
+            left, right = node.left, node.comparators[0]
+            for a, b in ((left, right), (right, left)):
+                name, said = column(a), texts(b) if isinstance(b, ast.Constant) else []
+                if name is not None and said:
+                    found.append((name, said))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
+                and node.func.attr in ("isin", "eq", "ne"):
+            name = column(node.func.value)
+            said = texts(node.args[0])
+            if name is not None and said:
+                found.append((name, said))
+    return found
+
+
+def unmatched_values(code: str, frames: Mapping[str, Any], *, converted: Collection[str] = ()) -> str | None:
+    """What the program compares a text column with that is not one of the column's values
+    (``df['Indicator Name'] == 'Fertility rate, total (births per 1,000 people)'`` where the
+    column holds ``'Fertility rate, total (births per woman)'``): such a comparison selects no
+    rows, which is why a mean comes out NaN or an ``idxmax`` finds nothing. None when every text
+    compared is a value. Columns the program reads as numbers or dates (``converted``) are not
+    checked: their values as the program sees them are not the frame's text."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    for name, said in _compared(tree):
+        if name in converted:
+            continue
+        for frame in frames.values():
+            if name not in getattr(frame, "columns", ()):
+                continue
+            distinct = _distinct(frame, name)
+            if not distinct or not all(isinstance(v, str) for v in distinct):
+                break
+            exact = set(distinct)
+            absent = [s for s in said if s not in exact]
+            if absent:
+                folded = {v.casefold(): v for v in distinct}
+                close = [folded[s.casefold()] for s in absent if s.casefold() in folded]
+                shown = ", ".join(repr(v) for v in (close or distinct[:_SHOWN]))
+                more = ", …" if not close and len(distinct) > _SHOWN else ""
+                return (f"the program compares column {name!r} with {absent[0]!r}, which is not one of its "
+                        f"values (it holds {shown}{more}), so no row matches it: compare with a value the column "
+                        "holds, written exactly as it is there")
+            break
+    return None

@@ -19,9 +19,11 @@ from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
 from .templates import object_line, object_values
 from .values import Taken
 
-__all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "NOT_COMPUTED"]
+__all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "NOT_COMPUTED", "NAN_ADVICE"]
 
 NOT_COMPUTED = "could not compute"
+#: what a retry is told when a part came out NaN
+NAN_ADVICE = "Drop missing values first (scipy.stats and numpy do not skip them)."
 
 _TRUE = frozenset({"true", "yes", "y", "t"})
 _FALSE = frozenset({"false", "no", "n", "f"})
@@ -163,7 +165,7 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
     if not told:
         return None
     nan = any("NaN" in taken.missing.get(p.name, "") for p in spec.parts)
-    extra = " Drop missing values first (scipy.stats and numpy do not skip them)." if nan else ""
+    extra = f" {NAN_ADVICE}" if nan else ""
     return "; ".join(told) + "." + extra
 
 

@@ -457,3 +457,15 @@ def test_parts_shown_as_an_object_come_back_as_one_object(program_agent):
     assert r.error is None
     assert r.text.splitlines()[-1] == '{"total": 17, "best": "West"}'
     assert "answer = {'total': total, 'best': best}" in backend.requests[0].messages[-1].content
+
+
+def test_a_text_no_row_holds_goes_back_as_the_reason_for_the_nan_it_led_to(program_agent):
+    wrong = "answer = sales.loc[sales['region'] == 'west', 'units'].mean()"
+    right = "answer = sales.loc[sales['region'] == 'West', 'units'].mean()"
+    backend = ScriptedBackend([_program(wrong), _program(right)])
+    agent, _ = program_agent(backend)
+    r = agent.run("What is the mean of units in the West region?")
+    assert r.text.endswith("5")
+    told = backend.requests[1].messages[-1].content
+    assert "compares column 'region' with 'west', which is not one of its values (it holds 'West')" in told
+    assert "Drop missing values" not in told

@@ -93,3 +93,22 @@ def test_the_columns_a_program_names():
     code = "d = ames.dropna(subset=['Street'])\nanswer = (d['Central_Air'] == 'Y').sum()"
     assert columns_named(code, ["Central_Air", "Street", "Code"]) == {"Central_Air", "Street"}
     assert columns_named("answer = (", ["Street"]) == set()
+
+
+def test_a_text_compared_with_a_column_that_never_holds_it_is_named_with_what_the_column_holds():
+    from shell_agent_lab.answers.column_values import unmatched_values
+
+    said = unmatched_values("n = (arrests['released'] == 'yes').sum()", FRAMES)
+    assert said is not None and "'yes', which is not one of its values (it holds 'Yes')" in said
+    said = unmatched_values("f = arrests[arrests['colour'].isin(['White', 'Blue'])]", FRAMES)
+    assert said is not None and "'Blue'" in said and "'White', 'Black'" in said
+    assert "'Mid'" in (unmatched_values("x = arrests[~arrests.region.eq('M') | ('Mid' != arrests['region'])]", FRAMES)
+                       or "")
+    # values it holds, a column it does not have, a column of numbers, one the program converts
+    for code in ("n = (arrests['released'] == 'Yes').sum()", "n = arrests[arrests['nope'] == 'x']",
+                 "n = arrests[arrests['colour'] != 'Black']", "n = (arrests['released'] > 'A').sum()",
+                 "this is not python ("):
+        assert unmatched_values(code, FRAMES) is None, code
+    ages = {"p": pd.DataFrame({"age": [1, 2], "when": ["2020-01-01", "2021-01-01"]})}
+    assert unmatched_values("x = p[p['age'] == '3']", ages) is None
+    assert unmatched_values("x = p[p['when'] == '2020']", ages, converted={"when"}) is None
