@@ -138,7 +138,7 @@ def _norm_label(text: str) -> str:
 def answer_text(reply: str) -> tuple[str, str]:
     """The part of a reply that states its answer, and where it came from."""
     text = reply.replace("\r\n", "\n")
-    boxed = re.findall(r"\\boxed\{([^{}]*)\}", text)
+    boxed = re.findall(r"\\boxed\{([^{}]*)\}", text) or re.findall(r"<answer>\s*(.*?)\s*</answer>", text, re.I | re.S)
     lines = [ln for ln in text.split("\n") if not ln.strip().startswith("```")]
     pat = re.compile(r"^\s*(?:[#>*\-]+\s*)*(?:\*\*|__)?\s*(?:final\s+)?answer\s*(?:\*\*|__)?\s*[:\uff1a]\s*(?:\*\*|__)?(.*)$", re.I)
     found = None

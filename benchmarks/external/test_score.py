@@ -151,7 +151,8 @@ def test_number_formats():
                   "about half.\nAnswer: 48.87 %", "**Answer:** 48.87",
                   "Final answer: 48.87", "Answer:\n48.87", "The share of sunny days is 48.87%.",
                   "Answer: 48.87% (714 of 1461 days)", "Answer: \\boxed{48.87}",
-                  "Answer: 48.87% of days were sunny"]:
+                  "Answer: 48.87% of days were sunny", "The share is high.\n\\boxed{48.87}",
+                  "The share is high.\n<answer>48.87</answer>", "<answer>\n48.87%\n</answer>"]:
         assert S.score(q, reply)["correct"], reply
     for reply in ["Answer: 0.4887", "Answer: 49.0", "Answer: 48.87 or 28.13", "Answer: between 48 and 49",
                   "I could not compute it.", ""]:

@@ -400,13 +400,22 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     allowed values; its placeholder and the rest of its sentence describe it."""
     literals: list[str] = []
     described: list[str] = []
+    rules: list[str] = []           # the format's rules after a placeholder: how values are written
     for m in answers:
         rest = m.group(1)
         b = _BRACKETED.match(rest)
         if b:
-            inner = next((g for g in b.groups() if g is not None), "")
-            described.append(inner if inner.strip().lower() not in _META_VALUES else "")
-            described.append(rest[b.end():])
+            inner = next((g for g in b.groups() if g is not None), "").strip()
+            described.append(inner if inner.lower() not in _META_VALUES else "")
+            rules.append(re.split(r"(?<!\d)\.(?!\d)(?=\s|$)", rest[b.end():], maxsplit=1)[0])
+            # what follows the placeholder on its line is a rule of the format, for every
+            # answer ("…, a list as comma-separated values"): only a clause that names the
+            # placeholder says what this one holds ("where {answer} is a whole number")
+            if re.fullmatch(r"[\w.]+", inner):
+                for said in re.finditer(rf"(?<![\w.@\[])[\"'`{{<\[]?{re.escape(inner)}[\"'`}}>\]]?{_ASIDE}\s+{_SAID}\s",
+                                        text[m.start() + len(m.group(0)) - len(rest) + b.end():]):
+                    tail = text[m.start() + len(m.group(0)) - len(rest) + b.end() + said.end():]
+                    described.append(re.split(r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]", tail, maxsplit=1)[0])
             continue
         lit = _LITERAL.match(rest)
         if lit and lit.group(1).lower() not in _META_VALUES:
@@ -425,19 +434,36 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     if len(literals) >= 2:
         return AnswerSpec(LINE, (Part(ANSWER, "label", allowed=tuple(literals)),), precision, "syntax")
     kind, own = _kind_and_precision(description)
+    if any(_plural(d) for d in described):
+        kind = "list"                     # <three site codes>, <the column names>: several values
     allowed = _listing(description) if kind in ("any", "label") else ()
     if not allowed and kind in ("any", "label"):
         allowed = _which_of(text)
     decimals = 0 if kind == "count" else (precision.digits if precision is not None and precision.kind == "decimals"
                                           and kind in ("any", "number", "list") else None)
     words = set(_words(description))
-    part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(description),
+    part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(" ".join([description, *rules])),
                 bool(words & {"percent", "percentage"}), _subject(text) if kind == "any" else "")
     # an Answer: sentence that says nothing of this answer (a placeholder, a menu of formats)
     # only describes a format: the program is asked the question without it
     says = kind != "any" or bool(allowed) or own is not None
     asked = "" if says else _without_sentences(text, [m.start() for m in answers])
     return AnswerSpec(LINE, (part,), precision, "syntax", asked)
+
+
+def _plural(placeholder: str) -> bool:
+    """Whether a placeholder names several things: its last word is a plural noun after a number
+    or an article ("three site codes", "the column names", "2 store numbers"), not a word that
+    only ends in s ("the status", "yes or no")."""
+    words = re.findall(r"[A-Za-z]+|\d+", placeholder.lower())
+    if len(words) < 2 or not re.fullmatch(r"[a-z]{3,}(?<![su])s", words[-1]) or words[-1] in _META_VALUES:
+        return False
+    return words[0].isdigit() or words[0] in _COUNTED
+
+
+#: the words that open a placeholder naming several things
+_COUNTED = frozenset({"the", "all", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                      "several", "some", "top", "both"})
 
 
 def _without_sentences(text: str, at: list[int]) -> str:

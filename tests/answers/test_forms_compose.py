@@ -46,8 +46,15 @@ def test_closed_form_slots(question, slots):
     ("Do the means differ, by Welch's t-test at the 5% significance level? Close with a final line reading "
      "`Answer: yes` or `Answer: no`.", "bool", None),                  # a 5% level is a value, not the form
     ("What is the 75th percentile of fare, to 2 decimals? End with a line Answer: <value>", "any", 2),
+    # what follows the placeholder is a rule of the format, the same for every answer: the
+    # placeholder's own words ("two codes": names) and a clause naming it say what this one holds
     ("Which two codes occur most often? Close with a final line `Answer: <two codes>`, separated by commas.", "list",
      None),
+    ("How many rows? Write the final answer between <answer> and </answer> tags, a list as comma-separated values.",
+     "any", None),
+    ("How many rows? End your reply with one line `Answer: <value>`: a number without units.", "any", None),
+    ("How many rows? End with `Answer: <value>` where value is a whole number.", "integer", 0),
+    ("Is it above 5? Write one final line `Answer: {answer}`, where {answer} is yes or no.", "bool", None),
 ])
 def test_answer_line(question, kind, decimals):
     form = read_form(question)

@@ -75,8 +75,14 @@ def test_the_parts_are_the_same_however_the_format_is_worded():
     ("Is it significant? Close with a final line reading `Answer: yes` or `Answer: no`.",
      [("answer", "yesno", None, ())]),
     ("Slope? Close with a final line `Answer: <the number>`, to 4 decimals.", [("answer", "number", 4, ())]),
+    # the words after a placeholder are a rule of the format, as in an instruction given for every
+    # answer ("…, a list as comma-separated values"); the placeholder names several things
     ("Top sites? Close with a final line `Answer: <three site codes>`, separated by commas.",
      [("answer", "list", None, ())]),
+    ("Top stores? Close with a final line `Answer: <two store numbers>`, separated by commas.",
+     [("answer", "list", None, ())]),
+    ("Which has gaps? End with `Answer: <the column names>`.", [("answer", "list", None, ())]),
+    ("What is it? End with `Answer: <the status>`.", [("answer", "any", None, ())]),
     ("How many? Close with a final line `Answer: <the count>`, a whole number.", [("answer", "count", 0, ())]),
 ])
 def test_explicit_syntax_is_read_as_written(question, parts):
