@@ -442,12 +442,14 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     decimals = 0 if kind == "count" else (precision.digits if precision is not None and precision.kind == "decimals"
                                           and kind in ("any", "number", "list") else None)
     words = set(_words(description))
-    part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(" ".join([description, *rules])),
+    part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(" ".join([description, *rules, text[answers[0].start():]])),
                 bool(words & {"percent", "percentage"}), _subject(text) if kind == "any" else "")
     # an Answer: sentence that says nothing of this answer (a placeholder, a menu of formats)
     # only describes a format: the program is asked the question without it
     says = kind != "any" or bool(allowed) or own is not None
     asked = "" if says else _without_sentences(text, [m.start() for m in answers])
+    if part.kind == "any" and not part.allowed and _polar(asked or text):
+        part = replace(part, kind="yesno", subject="")      # a yes/no question: its line holds yes or no
     return AnswerSpec(LINE, (part,), precision, "syntax", asked)
 
 
@@ -509,10 +511,28 @@ def _read(text: str) -> AnswerSpec:
         return replace(spec, template=shown) if shown is not None else spec
     precision = read_precision(text)
     allowed = _which_of(text)
-    part = Part(ANSWER, "label" if allowed else "any",
+    part = Part(ANSWER, "label" if allowed else "yesno" if _polar(text) else "any",
                 precision.digits if precision is not None and precision.kind == "decimals" else None,
                 allowed, subject="" if allowed else _subject(text))
     return AnswerSpec(PROSE, (part,), precision, "words")
+
+
+#: the verbs that open a yes/no question in English ("Is …?", "Do …?", "Could …?")
+_AUXILIARY = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could",
+                        "will", "would", "should", "shall", "may", "might", "must", "isn't", "aren't", "doesn't",
+                        "don't", "didn't", "wasn't", "weren't"})
+
+
+def _polar(text: str) -> bool:
+    """Whether the question asked last is a yes/no question: its sentence opens with an auxiliary
+    verb ("Were there more arrests in 2002 than in 1997?") and offers no alternatives ("Is the
+    mean or the median higher?" asks which)."""
+    asked = [q for q in re.findall(r"[^.!?\n]*\?", text) if q.strip()]
+    if not asked:
+        return False
+    last = asked[-1].strip().strip("*_\"'`")
+    first = re.match(r"[A-Za-z']+", last)
+    return bool(first) and first.group(0).lower() in _AUXILIARY and not re.search(r"\bor\b", last, re.I)
 
 
 # -- grounding in the data --------------------------------------------------------------------

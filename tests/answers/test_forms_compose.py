@@ -37,7 +37,8 @@ def test_closed_form_slots(question, slots):
 @pytest.mark.parametrize("question, kind, decimals", [
     ("How many customers churned? End with a line Answer: <value>", "any", None),
     ("How many customers churned? End with a line Answer: <the count>, a whole number.", "integer", 0),
-    ("Does the mean exceed 5? Reply yes or no. End with a final line `Answer: <value>`.", "any", None),
+    # a yes/no question by its grammar (an auxiliary verb first), whatever the line says
+    ("Does the mean exceed 5? Reply yes or no. End with a final line `Answer: <value>`.", "bool", None),
     ("What share of orders were returned, as a percentage rounded to 1 decimal? Finish with Answer: <value>",
      "any", 1),
     ("Which carrier is slowest? End with a line Answer: <value>", "any", None),

@@ -38,10 +38,12 @@ def _shape(spec):
 def test_the_spec_is_the_same_however_the_answer_line_is_worded(question):
     specs = [read_spec(w.format(q=question)) for w in LINE_WORDINGS]
     assert {s.style for s in specs} == {LINE}
-    # a wording that describes the format (placeholders, a menu of kinds) fixes no kind
-    assert all(_shape(s) == [("answer", "any", None, ())] for s in specs), [_shape(s) for s in specs]
-    # with no instruction at all it is prose with the same one open part
-    assert _shape(read_spec(question)) == [("answer", "any", None, ())] and read_spec(question).style == PROSE
+    # a wording that describes the format (placeholders, a menu of kinds) fixes no kind; a yes/no
+    # question (its grammar, not the wording) holds yes or no
+    kind = "yesno" if question.startswith("Is ") else "any"
+    assert all(_shape(s) == [("answer", kind, None, ())] for s in specs), [_shape(s) for s in specs]
+    # with no instruction at all it is prose with the same one part
+    assert _shape(read_spec(question)) == [("answer", kind, None, ())] and read_spec(question).style == PROSE
 
 
 CLOSED_WORDINGS = [
@@ -94,8 +96,8 @@ def test_a_metasyntactic_part_alone_is_a_part():
 
 
 def test_a_yes_no_vocabulary_is_read_from_a_menu_without_fixing_the_kind():
-    spec = read_spec("Is it above 5? End your reply with one line `Answer: <value>`: True or False for a yes/no "
-                     "question, several values comma-separated inside [ ].")
+    spec = read_spec("How does it compare with 5? End your reply with one line `Answer: <value>`: True or False "
+                     "for a yes/no question, several values comma-separated inside [ ].")
     assert spec.parts[0].kind == "any" and spec.parts[0].truth == "true"
     assert write_answer(spec, take_values(spec, {"answer": True})).text == "Answer: True"
     assert write_answer(spec, take_values(spec, {"answer": 15})).text == "Answer: 15"
@@ -335,3 +337,25 @@ def test_a_printed_series_keeps_its_lines_and_states_its_values():
 ])
 def test_each_part_takes_its_own_clause_of_a_shared_where(question, expected):
     assert [(p.name, p.kind, p.decimals) for p in read_spec(question).parts] == expected
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("Were there more arrests in 2002 than in 1997?", "yesno"),
+    ("is there a correlation between age and years married? Answer: <value>", "yesno"),
+    ("Do union members earn significantly more? End your reply with a line of the form `Answer: <value>`.", "yesno"),
+    ("Could Torque be normally distributed? Put your final answer within \\boxed{}.", "yesno"),
+    ("Is the mean or the median price higher?", "any"),            # alternatives: it asks which
+    ("Is there any missing value in `age`? How many?", "any"),   # the question asked last counts
+    ("How many rows are there?", "any"),
+])
+def test_a_yes_no_question_is_read_from_its_grammar_and_only_its_last_question_counts(question, kind):
+    assert read_spec(question).parts[0].kind == kind
+
+
+def test_a_yes_no_answer_of_the_wrong_kind_is_shown_and_goes_back_once():
+    spec = read_spec("Do union members earn significantly more than non-members? Give the final answer on a last "
+                     "line as Answer: <value>.")
+    taken = take_values(spec, {"answer": 2.162897})
+    assert write_answer(spec, taken).text.endswith("Answer: 2.162897")          # shown, never dropped
+    assert "asks for yes or no" in (retry_message(spec, taken) or "")
+    assert write_answer(spec, take_values(spec, {"answer": True})).text == "Answer: Yes"
