@@ -532,7 +532,7 @@ def _polar(text: str) -> bool:
         return False
     last = asked[-1].strip().strip("*_\"'`")
     first = re.match(r"[A-Za-z']+", last)
-    return bool(first) and first.group(0).lower() in _AUXILIARY and not re.search(r"\bor\b", last, re.I)
+    return first is not None and first.group(0).lower() in _AUXILIARY and not re.search(r"\bor\b", last, re.I)
 
 
 # -- grounding in the data --------------------------------------------------------------------
