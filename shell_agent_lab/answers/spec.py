@@ -77,6 +77,9 @@ class AnswerSpec:
     template: Template = DEFAULT
     #: the named parts are written as one object (``{"mean": 1.5, "n": 3}``), as the question shows
     as_object: bool = False
+    #: what a list is written inside, when the answer's instruction shows it ("several values
+    #: comma-separated inside [ ]"): ("[", "]"); ("", "") when it shows nothing
+    list_marks: tuple[str, str] = ("", "")
 
     @property
     def decimals(self) -> int | None:
@@ -450,7 +453,10 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     asked = "" if says else _without_sentences(text, [m.start() for m in answers])
     if part.kind == "any" and not part.allowed and _polar(asked or text):
         part = replace(part, kind="yesno", subject="")      # a yes/no question: its line holds yes or no
-    return AnswerSpec(LINE, (part,), precision, "syntax", asked)
+    # an empty pair of brackets in the instruction shows what a list is written inside
+    marks = re.search(r"(?<![\w@\]])(\[|\()\s*(\]|\))", text[answers[0].start():])
+    shown = (marks.group(1), marks.group(2)) if marks and marks.group(1) + marks.group(2) in ("[]", "()") else ("", "")
+    return AnswerSpec(LINE, (part,), precision, "syntax", asked, list_marks=shown)
 
 
 def _plural(placeholder: str) -> bool:

@@ -192,6 +192,9 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
     for part in spec.parts:
         if part.name in taken.values:
             w = write_part(taken.values[part.name], part)
+            if spec.list_marks != ("", "") and isinstance(taken.values[part.name], (list, tuple)):
+                opening, closing = spec.list_marks          # "several values … inside [ ]"
+                w = Written(f"{opening}{w.text}{closing}", w.note, w.clear)
             pairs.append((part.name, w.text, taken.values[part.name]))
             written[part.label()] = w.text
             miss = (off or {}).get(part.name)

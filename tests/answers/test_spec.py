@@ -359,3 +359,16 @@ def test_a_yes_no_answer_of_the_wrong_kind_is_shown_and_goes_back_once():
     assert write_answer(spec, taken).text.endswith("Answer: 2.162897")          # shown, never dropped
     assert "asks for yes or no" in (retry_message(spec, taken) or "")
     assert write_answer(spec, take_values(spec, {"answer": True})).text == "Answer: Yes"
+
+
+@pytest.mark.parametrize("wording, written", [
+    ("End your reply with one line `Answer: <value>`: True or False for a yes/no question, several values "
+     "comma-separated inside [ ].", "Answer: [Compton, Hollywood]"),
+    ("Last line: Answer: <value>, a list written inside ().", "Answer: (Compton, Hollywood)"),
+    ("Give the final answer on a last line as Answer: <value>.", "Answer: Compton, Hollywood"),
+    ("Reply with the final line in the form Answer: [your answer].", "Answer: Compton, Hollywood"),
+])
+def test_a_list_is_written_inside_the_brackets_the_instruction_shows(wording, written):
+    spec = read_spec(f"Which areas had the most incidents? {wording}")
+    assert write_answer(spec, take_values(spec, {"answer": ["Compton", "Hollywood"]})).text == written
+    assert write_answer(spec, take_values(spec, {"answer": 3})).text == "Answer: 3"        # one value: as it is
