@@ -17,7 +17,8 @@ from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, own_frames, preamble, repaired,
                                       retry_prompt, with_imports, with_preamble)
-from ..answers.program_repairs import fitted_unpacks, flag_columns, flags_used, mended_calls, without_inplace
+from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
+                                       without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
 __all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages"]
@@ -81,11 +82,13 @@ def draft(backend: Any, messages: Sequence[Message], cancel: Any = None, *,
     return Draft(code)
 
 
-def mend(code: str, columns: Sequence[str]) -> Mended:
+def mend(code: str, columns: Sequence[str], label: str | None = None) -> Mended:
     """scikit-learn's LinearRegression and metrics (which the model reaches for) as numpy
     stand-ins, ``@name = …`` as ``name = …``, column names as the frames spell them, keywords
-    as their libraries spell them, ``x.method(…, inplace=True)`` as ``x = x.method(…)``, and a
-    test's result unpacked into as many names as it gives."""
+    as their libraries spell them, ``x.method(…, inplace=True)`` as ``x = x.method(…)``, a
+    test's result unpacked into as many names as it gives, and one column reduced to a number
+    then asked for the label of its largest value grouped by the ``label`` column the answer
+    names (``f['pts'].sum().idxmax()`` → ``f.groupby('player')['pts'].sum().idxmax()``)."""
     body, helpers = stand_ins(repaired(code))
     body, respelled = spelled_as_columns(body, list(columns))
     if respelled:
@@ -99,6 +102,9 @@ def mend(code: str, columns: Sequence[str]) -> Mended:
     body, fitted = fitted_unpacks(body)
     if fitted:
         log.info("unpackings fitted to the fields their calls give: %s", fitted)
+    body, grouped = grouped_reductions(body, label)
+    if grouped:
+        log.info("reductions asked per label written per group: %s", grouped)
     return Mended(body, helpers)
 
 

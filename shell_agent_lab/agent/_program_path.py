@@ -167,6 +167,9 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     # text columns the program reads as numbers or dates (the preamble converts them)
     converted = {c for v in views for c, h in v.hints.items() if retyped(h or {})}
     prompt = program_prompt(views, question, spec, context=context)
+    # the one text column the answer names a value of (a reduction asked per label groups by it)
+    tied = {p.column for p in spec.parts if p.column}
+    label = tied.pop() if len(tied) == 1 else None
     messages = first_messages(prompt)
     outcome = ProgramOutcome()
     kept: _Kept | None = None
@@ -179,7 +182,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.error = missing
             messages = retry_messages(prompt, missing)
             continue
-        mended = mend(drafted.code, columns)
+        mended = mend(drafted.code, columns, label)
 
         def started_run(code: str, attempt: int = attempt) -> None:
             if on_step:

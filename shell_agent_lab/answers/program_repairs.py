@@ -24,7 +24,8 @@ from __future__ import annotations
 import ast
 from typing import Any, Mapping, Sequence
 
-__all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion"]
+__all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
+           "grouped_reductions"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -222,3 +223,57 @@ def flag_conversion(ref: str, pair: tuple[str, str]) -> str:
     yes, no = pair
     return f"{ref} = {ref}.str.strip().map({{{yes!r}: True, {no!r}: False}}).astype('boolean')"
 
+
+
+#: a reduction over one column, and what is then asked of its result as if it were per group
+_REDUCTIONS = frozenset({"sum", "mean", "median", "count", "max", "min", "size", "nunique"})
+_PER_LABEL = frozenset({"idxmax", "idxmin", "nlargest", "nsmallest"})
+#: what makes a frame's column reduce per group, not to one number
+_GROUPED = frozenset({"groupby", "resample", "rolling", "expanding", "pivot_table", "pivot", "crosstab"})
+
+
+def grouped_reductions(code: str, label: str | None) -> tuple[str, list[str]]:
+    """``code`` with each ``<frame>['value'].sum().idxmax()`` — one column reduced to one
+    number, then asked for the label of its largest value, which always raises (a number has no
+    ``idxmax``) — written per value of the ``label`` column the answer names
+    (``<frame>.groupby('city')['value'].sum().idxmax()``), and where. ``label``: the text column
+    the spec ties the answer to; without one, or when the reduced column is that column, the code
+    is returned as it is (the retry's hint says what went wrong). ``.loc[mask, 'value']`` becomes
+    ``.loc[mask].groupby(…)['value']``."""
+    if not label:
+        return code, []
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits: list[tuple[ast.expr, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PER_LABEL):
+            continue
+        reduced = node.func.value
+        if not (isinstance(reduced, ast.Call) and isinstance(reduced.func, ast.Attribute)
+                and reduced.func.attr in _REDUCTIONS and not reduced.args and not reduced.keywords):
+            continue
+        picked = reduced.func.value
+        if not isinstance(picked, ast.Subscript) or picked.lineno != picked.end_lineno:
+            continue
+        key = picked.slice
+        frame: ast.expr = picked.value
+        if isinstance(key, ast.Tuple) and len(key.elts) == 2 and isinstance(frame, ast.Attribute) and frame.attr == "loc":
+            rows, key = key.elts
+            frame = ast.Subscript(value=frame, slice=rows)              # .loc[mask, 'v'] → .loc[mask]
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)) or key.value == label:
+            continue
+        if any(isinstance(n, ast.Attribute) and n.attr in _GROUPED for n in ast.walk(frame)):
+            continue                      # already per group: its result has labels
+        edits.append((picked, f"{ast.unparse(frame)}.groupby({label!r})[{key.value!r}]"))
+    if not edits:
+        return code, []
+    lines = code.split("\n")
+    changed = []
+    for where, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
+        data = lines[where.lineno - 1].encode("utf-8")
+        lines[where.lineno - 1] = (data[:where.col_offset] + text.encode("utf-8")
+                                   + data[where.end_col_offset or 0:]).decode("utf-8")
+        changed.append(f"line {where.lineno}: one column reduced, then asked per {label!r} → grouped by it")
+    return "\n".join(lines), changed

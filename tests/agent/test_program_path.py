@@ -469,3 +469,11 @@ def test_a_text_no_row_holds_goes_back_as_the_reason_for_the_nan_it_led_to(progr
     told = backend.requests[1].messages[-1].content
     assert "compares column 'region' with 'west', which is not one of its values (it holds 'West')" in told
     assert "Drop missing values" not in told
+
+
+def test_a_column_reduced_to_one_number_then_asked_for_its_label_runs_per_value_of_the_named_column(program_agent):
+    backend = ScriptedBackend([_program("answer = sales['units'].sum().idxmax()")])
+    agent, _ = program_agent(backend)
+    r = agent.run("Which region sold the most units?")
+    assert r.error is None and r.text.endswith("West")
+    assert len(backend.requests) == 1                 # mended, not sent back

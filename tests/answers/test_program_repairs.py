@@ -91,3 +91,32 @@ def test_a_tests_result_unpacked_into_the_wrong_number_of_names_is_fitted():
     for kept in ("chi2, p, expected = stats.chi2_contingency(table)", "t, p, df = stats.ttest_ind(a, b)",
                  "x, y, z = my_fit(a)", "t, p, _ = ttest_ind(a,"):
         assert fitted_unpacks(kept) == (kept, [])
+
+
+@pytest.mark.parametrize("code, grouped", [
+    ("answer = tx.loc[tx['year'] == 2014, 'sales'].sum().idxmax()",
+     "answer = tx.loc[tx['year'] == 2014].groupby('city')['sales'].sum().idxmax()"),
+    ("top = df[df['x'] > 1]['pts'].mean().idxmin()\nanswer = top",
+     "top = df[df['x'] > 1].groupby('city')['pts'].mean().idxmin()\nanswer = top"),
+    ("answer = df['pts'].sum().nlargest(3).index.tolist()",
+     "answer = df.groupby('city')['pts'].sum().nlargest(3).index.tolist()"),
+])
+def test_one_column_reduced_then_asked_per_label_is_grouped_by_the_column_the_answer_names(code, grouped):
+    from shell_agent_lab.answers.program_repairs import grouped_reductions
+
+    assert grouped_reductions(code, "city")[0] == grouped
+
+
+@pytest.mark.parametrize("code", [
+    "answer = df.groupby('city')['pts'].sum().idxmax()",         # already per group
+    "answer = df.resample('M')['pts'].sum().idxmax()",
+    "answer = df[['a', 'b']].sum().idxmax()",                     # several columns: a label per column
+    "answer = df['city'].count().idxmax()",                       # the label column itself
+    "answer = df['pts'].sum()",
+    "answer = (",
+])
+def test_other_reductions_are_left_as_written(code):
+    from shell_agent_lab.answers.program_repairs import grouped_reductions
+
+    assert grouped_reductions(code, "city") == (code, [])
+    assert grouped_reductions("answer = df['pts'].sum().idxmax()", None) == ("answer = df['pts'].sum().idxmax()", [])
