@@ -12,7 +12,6 @@ import copy
 import itertools
 import json
 import queue
-import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -106,25 +105,8 @@ def reply_markdown(reply: Any) -> str:
     return "\n\n".join(p for p in parts if p)
 
 
-#: a fenced block or an inline code span: shown as written by Markdown already
-_CODE_SPANS = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
-
-
-def _tags_shown(text: str) -> str:
-    """``text`` with what reads as an HTML tag (``<answer>``, ``</answer>``) outside code written
-    so that Markdown shows it: an answer line the question asked for in tags keeps them on
-    screen (the notebook's sanitiser drops unknown tags, leaving the bare value)."""
-    out, last = [], 0
-    for m in _CODE_SPANS.finditer(text):
-        out.append(re.sub(r"<(?=/?[A-Za-z])", "&lt;", text[last:m.start()]))
-        out.append(m.group(0))
-        last = m.end()
-    out.append(re.sub(r"<(?=/?[A-Za-z])", "&lt;", text[last:]))
-    return "".join(out)
-
-
 def _markdown_bundle(text: str) -> dict:
-    return {"text/markdown": _tags_shown(text), "text/plain": text}
+    return {"text/markdown": text, "text/plain": text}
 
 
 class _Out:

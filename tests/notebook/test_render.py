@@ -153,15 +153,3 @@ def test_the_still_working_line_counts_the_tokens_of_a_streamed_reply():
     assert wait_line(12, 1) == "⏳ still working (12 s, 1 token so far)"
     assert wait_line(12, None) == "⏳ still working (12 s)"
     assert wait_line(None) == "⏳ still working"
-
-
-def test_an_answer_line_in_tags_keeps_its_tags_on_screen_and_code_stays_as_written():
-    out = FakeOut()
-    text = "Mean over 3 rows.\n```text\n<NA>  1.5\n```\nThe `<b>` column.\n<answer>1.5</answer>"
-    render_reply(Reply(text=text), out=out)
-    shown = out.items[0]
-    assert shown["text/plain"] == text                              # the text as written
-    assert shown["text/markdown"] == ("Mean over 3 rows.\n```text\n<NA>  1.5\n```\nThe `<b>` column.\n"
-                                      "&lt;answer>1.5&lt;/answer>")
-    render_reply(Reply(text="x < 3 and 2<5"), out=out)
-    assert out.items[-1]["text/markdown"] == "x < 3 and 2<5"
