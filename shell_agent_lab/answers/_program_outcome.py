@@ -29,6 +29,8 @@ __all__ = ["PROGRAM_FILENAME", "Capture", "describe", "error_line", "program_lin
 _MAX_WARNINGS = 5
 _MAX_COLUMNS_SHOWN = 40
 _SMALL = 20
+#: the most items the value bound to ``answer`` (or one of its parts) may have
+_ANSWER_ITEMS = 500
 _MAX_TEXT_VALUE = 200
 
 
@@ -135,10 +137,12 @@ _SKIP = object()
 
 def _answer_value(value: Any, picked: Callable[[pd.Series], bool] | None = None) -> Any:
     """``answer`` as plain data: a dict part by part, each part as :func:`jsonable` gives it or,
-    failing that, as its text; anything else likewise."""
+    failing that, as its text; anything else likewise. A list, array or Series the answer is
+    made of may hold up to :data:`_ANSWER_ITEMS` items (the names a question asks for can be
+    many); other variables are kept only when small."""
     if isinstance(value, dict):
-        return {str(k): _as_text_if_needed(v, picked) for k, v in list(value.items())[:_SMALL * 5]}
-    return _as_text_if_needed(value, picked)
+        return {str(k): _as_text_if_needed(v, picked, _ANSWER_ITEMS) for k, v in list(value.items())[:_SMALL * 5]}
+    return _as_text_if_needed(value, picked, _ANSWER_ITEMS)
 
 
 def _rows_picked(frames: list[pd.DataFrame]) -> Callable[[pd.Series], bool]:
@@ -161,17 +165,19 @@ def _rows_picked(frames: list[pd.DataFrame]) -> Callable[[pd.Series], bool]:
     return picked
 
 
-def _as_text_if_needed(value: Any, picked: Callable[[pd.Series], bool] | None = None) -> Any:
-    small = jsonable(value, depth=0, picked=picked)
+def _as_text_if_needed(value: Any, picked: Callable[[pd.Series], bool] | None = None, limit: int = 0) -> Any:
+    small = jsonable(value, depth=0, picked=picked, limit=limit or _SMALL)
     if small is not _SKIP:
         return small
     text = str(value)
     return text if len(text) <= _MAX_TEXT_VALUE * 10 else text[: _MAX_TEXT_VALUE * 10] + " …"
 
 
-def jsonable(value: Any, depth: int, picked: Callable[[pd.Series], bool] | None = None) -> Any:
+def jsonable(value: Any, depth: int, picked: Callable[[pd.Series], bool] | None = None, limit: int = 0) -> Any:
     """``value`` as JSON data, or ``_SKIP``. ``picked``: whether a Series is rows picked from a
-    frame's column (it comes back as its values)."""
+    frame's column (it comes back as its values); ``limit``: the most items a list, array,
+    Series or dict may have (:data:`_SMALL` by default)."""
+    small = limit or _SMALL
     if value is pd.NaT or value is pd.NA:
         return None
     if value is None or isinstance(value, (bool, np.bool_)):
@@ -191,17 +197,17 @@ def jsonable(value: Any, depth: int, picked: Callable[[pd.Series], bool] | None 
         return str(value)
     if depth > 0:
         return _SKIP
-    if isinstance(value, (np.ndarray, pd.Index)) and getattr(value, "ndim", 1) == 1 and len(value) <= _SMALL:
+    if isinstance(value, (np.ndarray, pd.Index)) and getattr(value, "ndim", 1) == 1 and len(value) <= small:
         value = list(value)
-    elif isinstance(value, (set, frozenset)) and len(value) <= _SMALL:
+    elif isinstance(value, (set, frozenset)) and len(value) <= small:
         value = sorted(value, key=str)
-    if isinstance(value, pd.Series) and len(value) <= _SMALL and picked is not None and picked(value):
+    if isinstance(value, pd.Series) and len(value) <= small and picked is not None and picked(value):
         value = list(value)         # rows picked from a column: the values are the result
-    if isinstance(value, pd.Series) and len(value) <= _SMALL:
+    if isinstance(value, pd.Series) and len(value) <= small:
         items = {str(k): jsonable(v, depth + 1) for k, v in value.items()}
-    elif isinstance(value, dict) and len(value) <= _SMALL:
+    elif isinstance(value, dict) and len(value) <= small:
         items = {str(k): jsonable(v, depth + 1) for k, v in value.items()}
-    elif isinstance(value, (list, tuple)) and len(value) <= _SMALL:
+    elif isinstance(value, (list, tuple)) and len(value) <= small:
         listed = [jsonable(v, depth + 1) for v in value]
         if any(v is _SKIP for v in listed):
             return _SKIP

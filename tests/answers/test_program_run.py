@@ -357,3 +357,12 @@ def test_a_library_call_that_imports_what_is_loaded_runs_and_the_programs_own_im
 def test_dates_left_as_text_get_a_hint_to_read_them():
     run = run_program("print(df['d'].dt.day_name().mode()[0])", {"df": pd.DataFrame({"d": ["2023/01/03"]})})
     assert "Can only use .dt accessor" in run.error and "pd.to_datetime(frame['column'], errors='coerce')" in run.error
+
+
+def test_an_answer_of_many_names_comes_back_as_its_values_and_other_variables_stay_small():
+    frame = pd.DataFrame({"firm": [f"F{i % 30}" for i in range(120)], "capital": range(120)})
+    source = "answer = df[df['capital'] > 50]['firm']\nkept = df['capital'].tolist()\n"
+    run = run_program(source, {"df": frame})
+    assert run.ok, run.error
+    assert run.values["answer"] == [f"F{i % 30}" for i in range(51, 120)]     # 69 names, not a printed Series
+    assert "kept" not in run.values                                             # 120 numbers: not kept
