@@ -25,6 +25,8 @@ NOT_COMPUTED = "could not compute"
 #: what a retry is told when a part came out NaN
 NAN_ADVICE = "Drop missing values first (scipy.stats and numpy do not skip them)."
 
+#: more values than this where one number or yes/no was asked: a column, not what was asked
+_FEW = 10
 _TRUE = frozenset({"true", "yes", "y", "t"})
 _FALSE = frozenset({"false", "no", "n", "f"})
 _ANSWER_LINES = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]|^\s*\**Answer\**\s*:", re.I | re.M)
@@ -98,7 +100,11 @@ def write_part(value: Any, part: Part) -> Written:
     if isinstance(value, (list, tuple)):
         if len(value) == 1 and kind not in ("list", "any"):
             return write_part(value[0], part)
-        return Written(", ".join(_item(v, part) for v in value))
+        text = ", ".join(_item(v, part) for v in value)
+        if kind in ("number", "count", "yesno") and len(value) > 1:
+            # a part described as numbers may hold several; a column of them is no statistic
+            return Written(text, f"{len(value)} values where {_describe(part)} was asked", len(value) > _FEW)
+        return Written(text)
     if isinstance(value, bool) or (isinstance(value, str) and _unwrap(value).lower().rstrip(".!") in _TRUE | _FALSE
                                    and kind in ("yesno", "any")):
         flag = value if isinstance(value, bool) else _unwrap(value).lower().rstrip(".!") in _TRUE
@@ -151,7 +157,12 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
             told.append(f"{_name(part)}: {off[part.name].told}")
         elif part.name in taken.values:
             written = write_part(taken.values[part.name], part)
-            if written.clear and part.kind in ("count", "yesno") and not part.allowed:
+            value = taken.values[part.name]
+            if written.clear and isinstance(value, (list, tuple)):
+                shown = ", ".join(_item(v, part) for v in value[:3])
+                told.append(f"{_name(part)} came out as {len(value)} values ({shown}, …), but the question asks "
+                            f"for {_describe(part)}: compute the one value it asks for from them")
+            elif written.clear and part.kind in ("count", "yesno") and not part.allowed:
                 # a p-value where yes/no was asked, a statistic where a count was: what it holds
                 told.append(f"{_name(part)} came out as {written.text}, but the question asks for "
                             f"{_describe(part)}: bind {_describe(part)} there, computed as the question says")

@@ -372,3 +372,17 @@ def test_a_list_is_written_inside_the_brackets_the_instruction_shows(wording, wr
     spec = read_spec(f"Which areas had the most incidents? {wording}")
     assert write_answer(spec, take_values(spec, {"answer": ["Compton", "Hollywood"]})).text == written
     assert write_answer(spec, take_values(spec, {"answer": 3})).text == "Answer: 3"        # one value: as it is
+
+
+def test_a_column_of_values_where_one_number_was_asked_is_shown_with_a_note_and_goes_back_once():
+    spec = read_spec("Format: @n_polls[n] @mean_lead[value] where value is rounded to 2 decimals")
+    column = [5.08 + i for i in range(233)]
+    taken = take_values(spec, {"answer": {"n_polls": 233, "mean_lead": column}})
+    out = write_answer(spec, taken)
+    assert "Note: @mean_lead[…]: 233 values where a number was asked." in out.text
+    assert "@mean_lead[5.08, 6.08, " in out.text                          # shown, never dropped
+    told = retry_message(spec, taken) or ""
+    assert told.startswith("mean_lead came out as 233 values (5.08, 6.08, 7.08, …)") and len(told) < 200
+    # a few numbers for a part described as numbers: a note, no retry
+    few = take_values(spec, {"answer": {"n_polls": 2, "mean_lead": [1.5, 2.5]}})
+    assert retry_message(spec, few) is None
