@@ -179,6 +179,7 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
     if form.style == CLOSED:
         lines = []
         pairs: list[tuple[str, str | None, Any]] = []
+        unfilled: list[str] = []
         in_object = object_values(printed) if form.as_object else None
         for name, raw_value in (in_object[0].items() if in_object is not None else ()):
             parts.setdefault(name, str(raw_value))
@@ -192,7 +193,8 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
             value = None if failure else format_value(raw, slot)
             if value is None:
                 missing[slot.label()] = why if raw is None or failure else _not_read(raw, slot)
-                lines.append(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})")
+                unfilled.append(f"@{slot.name}: {NOT_COMPUTED} ({missing[slot.label()]})")
+                lines.append(unfilled[-1])
                 pairs.append((slot.name, None, None))
             else:
                 written[slot.label()] = value
@@ -200,7 +202,7 @@ def compose(form: AnswerForm, printed: str, *, values: Mapping[str, Any] | None 
                 pairs.append((slot.name, value, raw))
         body = _body(printed) if not failure else ""
         if form.as_object:
-            lines = [ln for ln in lines if NOT_COMPUTED in ln] + [object_line(pairs)]
+            lines = unfilled + [object_line(pairs)]
             body = "\n".join(ln for ln in body.splitlines() if object_values(ln) is None)
         return Composed("\n".join(x for x in (body, "\n".join(lines)) if x), written, missing)
     if form.style == ANSWER_LINE:

@@ -165,14 +165,18 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
         kept = [n for n in names[:fields] if n is not None]
         edits.append((target, ", ".join(kept)))
         changed.append(f"line {node.lineno}: {_callee(node.value.func)[1]} unpacked into {fields} names")
-    if not edits:
-        return code, []
+    return (_replaced(code, edits), changed) if edits else (code, [])
+
+
+def _replaced(code: str, edits: list[tuple[ast.expr, str]]) -> str:
+    """``code`` with each one-line node of ``edits`` replaced by its text (ast's offsets count
+    UTF-8 bytes), the last first so earlier offsets stay true."""
     lines = code.split("\n")
     for where, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
         data = lines[where.lineno - 1].encode("utf-8")
         lines[where.lineno - 1] = (data[:where.col_offset] + text.encode("utf-8")
                                    + data[where.end_col_offset or 0:]).decode("utf-8")
-    return "\n".join(lines), changed
+    return "\n".join(lines)
 
 
 def flag_columns(frame: Any, missing: Sequence[str]) -> dict[str, tuple[str, str]]:
@@ -267,13 +271,6 @@ def grouped_reductions(code: str, label: str | None) -> tuple[str, list[str]]:
         if any(isinstance(n, ast.Attribute) and n.attr in _GROUPED for n in ast.walk(frame)):
             continue                      # already per group: its result has labels
         edits.append((picked, f"{ast.unparse(frame)}.groupby({label!r})[{key.value!r}]"))
-    if not edits:
-        return code, []
-    lines = code.split("\n")
-    changed = []
-    for where, text in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset), reverse=True):
-        data = lines[where.lineno - 1].encode("utf-8")
-        lines[where.lineno - 1] = (data[:where.col_offset] + text.encode("utf-8")
-                                   + data[where.end_col_offset or 0:]).decode("utf-8")
-        changed.append(f"line {where.lineno}: one column reduced, then asked per {label!r} → grouped by it")
-    return "\n".join(lines), changed
+    changed = [f"line {where.lineno}: one column reduced, then asked per {label!r} → grouped by it"
+               for where, _ in edits]
+    return (_replaced(code, edits), changed) if edits else (code, [])

@@ -415,10 +415,10 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
             # answer ("…, a list as comma-separated values"): only a clause that names the
             # placeholder says what this one holds ("where {answer} is a whole number")
             if re.fullmatch(r"[\w.]+", inner):
+                after = text[m.start(1) + b.end():]           # the text after the placeholder
                 for said in re.finditer(rf"(?<![\w.@\[])[\"'`{{<\[]?{re.escape(inner)}[\"'`}}>\]]?{_ASIDE}\s+{_SAID}\s",
-                                        text[m.start() + len(m.group(0)) - len(rest) + b.end():]):
-                    tail = text[m.start() + len(m.group(0)) - len(rest) + b.end() + said.end():]
-                    described.append(re.split(r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]", tail, maxsplit=1)[0])
+                                        after):
+                    described.append(re.split(r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]", after[said.end():], maxsplit=1)[0])
             continue
         lit = _LITERAL.match(rest)
         if lit and lit.group(1).lower() not in _META_VALUES:

@@ -9,6 +9,7 @@ answer is then written in the same form, with the same text around the value
 """
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass
@@ -67,17 +68,28 @@ _MARKED = re.compile(r"(?<![\w*])((?:[A-Z][\w]*[ \t]+)*[A-Za-z][\w]*\**[ \t]*:\*
                      r"(?=<[A-Za-z][^<>\n]{0,40}>|\{[A-Za-z_][^{}\n]{0,40}\}|\[[A-Za-z][^\[\]\n]{0,40}\])")
 
 
+def _wrapped(text: str) -> tuple[str, str, re.Match[str]] | None:
+    """The first pair of tags or LaTeX command in ``text`` that takes the value: the text before
+    and after the value (``<answer>``, ``</answer>``; ``\\boxed{``, ``}``) and where it stands."""
+    m = _TAGS.search(text)
+    if m is not None:
+        return f"<{m.group(1)}>", f"</{m.group(1)}>", m
+    m = _LATEX.search(text)
+    if m is not None:
+        return f"\\{m.group(1)}{{", "}", m
+    return None
+
+
 def _in_span(text: str, start: int, end: int) -> Template | None:
     """The form a quoted span ``text[start:end]`` shows, if it shows one."""
     inner = text[start:end]
     if "@" in inner and re.search(r"@\w+\[", inner):
         return None                        # named parts: another syntax
-    for rx, opened, closed in ((_TAGS, lambda m: f"<{m.group(1)}>", lambda m: f"</{m.group(1)}>"),
-                               (_LATEX, lambda m: f"\\{m.group(1)}{{", lambda m: "}")):
-        m = rx.search(inner)
-        if m:
-            return Template(inner[:m.start()] + opened(m), closed(m) + inner[m.end():], m.group(2).strip(),
-                            (start - 1, end + 1))
+    wrapped = _wrapped(inner)
+    if wrapped is not None:
+        opening, closing, pair = wrapped
+        return Template(inner[:pair.start()] + opening, closing + inner[pair.end():], pair.group(2).strip(),
+                        (start - 1, end + 1))
     m = _HOLDER.search(inner)
     if m is None:
         return None
@@ -99,11 +111,10 @@ def read_template(text: str) -> Template | None:
         found = _in_span(text, m.start(group), m.end(group))
         if found is not None:
             return found
-    for rx, opened, closed in ((_TAGS, lambda m: f"<{m.group(1)}>", lambda m: f"</{m.group(1)}>"),
-                               (_LATEX, lambda m: f"\\{m.group(1)}{{", lambda m: "}")):
-        found_m = rx.search(text)
-        if found_m:
-            return Template(opened(found_m), closed(found_m), found_m.group(2).strip(), found_m.span())
+    wrapped = _wrapped(text)
+    if wrapped is not None:
+        opening, closing, m = wrapped
+        return Template(opening, closing, m.group(2).strip(), m.span())
     marked = _MARKED.search(text)
     if marked:
         label = marked.group(1).strip()
@@ -184,8 +195,6 @@ def _json(text: str | None, raw: object) -> str:
 
 def object_values(text: str) -> tuple[dict[str, object], tuple[int, int]] | None:
     """The last object in ``text`` that reads as JSON or a Python dict, with where it stands."""
-    import ast
-
     found = None
     for m in _OBJECT.finditer(text or ""):
         body = m.group(0)

@@ -200,6 +200,7 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
     notes: list[str] = []
     lines: list[str] = []
     pairs: list[tuple[str, str | None, Any]] = []         # the parts as one object, when asked so
+    unfilled: list[str] = []                               # the lines of parts nothing computed
     for part in spec.parts:
         if part.name in taken.values:
             w = write_part(taken.values[part.name], part)
@@ -217,12 +218,13 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
             why = taken.missing.get(part.name, "no value was computed for it")
             missing[part.label()] = why
             pairs.append((part.name, None, None))
-            lines.append(f"@{part.name}: {NOT_COMPUTED} ({why})" if spec.style == PARTS
-                         else spec.template.write(f"{NOT_COMPUTED} ({why})"))
+            unfilled.append(f"@{part.name}: {NOT_COMPUTED} ({why})" if spec.style == PARTS
+                            else spec.template.write(f"{NOT_COMPUTED} ({why})"))
+            lines.append(unfilled[-1])
     body = _body(printed, spec)
     if spec.as_object:
         # one object; a part nothing computed is null there, and says why on its own line
-        lines = [ln for ln in lines if NOT_COMPUTED in ln] + [object_line(pairs)]
+        lines = unfilled + [object_line(pairs)]
     if spec.style in (PARTS, LINE):
         return Composed("\n".join(x for x in (body, "\n".join(notes), "\n".join(lines)) if x), written, missing)
     # prose: what the program printed, tidied, and the value when the printed text lacks it
