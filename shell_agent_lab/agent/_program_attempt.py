@@ -8,6 +8,7 @@ on the turn, and a run's error comes back with the program's line as a number.
 """
 from __future__ import annotations
 
+import ast
 import logging
 import re
 from dataclasses import dataclass, field
@@ -18,15 +19,19 @@ from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, own_frames, preamble, repaired,
                                       retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
-                                       without_inplace)
+                                       sampled_groups, without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
-__all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages"]
+__all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages", "program_shape",
+           "REDRAW_TEMPERATURE"]
 
 log = logging.getLogger(__name__)
 
 #: tokens a program may take (the longest programs of the answer benchmarks use ~350)
 MAX_PROGRAM_TOKENS = 700
+#: the temperature a program is asked again at when, told why its first program failed, the
+#: model wrote the same program (greedy decoding gives the same reply to nearly the same request)
+REDRAW_TEMPERATURE = 0.7
 
 
 @dataclass(frozen=True)
@@ -59,7 +64,7 @@ def first_messages(prompt: str) -> list[Message]:
 
 
 def draft(backend: Any, messages: Sequence[Message], cancel: Any = None, *,
-          until_answer: bool = False) -> Draft:
+          until_answer: bool = False, temperature: float = 0.0) -> Draft:
     """Ask for the program; its first fenced block (or the reply, when it is code).
 
     ``until_answer`` (an answer in named parts, which code writes from the bound values alone):
@@ -67,8 +72,9 @@ def draft(backend: Any, messages: Sequence[Message], cancel: Any = None, *,
     (:func:`answer_bound_at`); what a model writes after that (the request's comment copied, a
     ``print`` of the answer) would cost seconds and change no part. A reply that came whole (a
     backend that does not stream, a recording) is cut at the same place. Other answers keep
-    what the program prints (a prose answer is its printed sentence)."""
-    options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=MAX_PROGRAM_TOKENS,
+    what the program prints (a prose answer is its printed sentence). ``temperature`` 0 (the
+    default) asks for the most likely program; above it, for another one."""
+    options = ChatOptions(cancel=cancel, temperature=temperature, max_output_tokens=MAX_PROGRAM_TOKENS,
                           done=answer_bound_at if until_answer else None)
     if until_answer and getattr(getattr(backend, "capabilities", None), "streaming", False):
         response = backend.stream(list(messages), [], on_text=unseen, options=options)
@@ -82,13 +88,47 @@ def draft(backend: Any, messages: Sequence[Message], cancel: Any = None, *,
     return Draft(code)
 
 
-def mend(code: str, columns: Sequence[str], label: str | None = None) -> Mended:
+#: calls that round or retype a value: a program that adds or drops one computes the same thing
+_CASTS = frozenset({"round", "int", "float", "str", "bool"})
+
+
+class _Uncast(ast.NodeTransformer):
+    """``round(x, 2)``, ``int(x)``, ``x.round(2)`` → ``x``."""
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in _CASTS and len(node.args) >= 1:
+            return node.args[0]
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "round":
+            return node.func.value
+        return node
+
+
+def program_shape(code: str) -> str:
+    """What a program computes, as Python reads it: its statements without imports, comments,
+    blank lines, a docstring, or the rounding and casts of its values. Two programs of the same
+    shape compute the same thing; a program that does not parse is its lines without comments
+    and blanks."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        lines = (line.split("#", 1)[0].rstrip() for line in code.splitlines())
+        return "\n".join(line for line in lines if line.strip())
+    body = [s for s in tree.body if not isinstance(s, (ast.Import, ast.ImportFrom))
+            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    return ast.dump(_Uncast().visit(ast.Module(body=body, type_ignores=[])))
+
+
+def mend(code: str, columns: Sequence[str], label: str | None = None,
+         distinct: Callable[[str], int] | None = None) -> Mended:
     """scikit-learn's LinearRegression and metrics (which the model reaches for) as numpy
     stand-ins, ``@name = …`` as ``name = …``, column names as the frames spell them, keywords
     as their libraries spell them, ``x.method(…, inplace=True)`` as ``x = x.method(…)``, a
     test's result unpacked into as many names as it gives, and one column reduced to a number
     then asked for the label of its largest value grouped by the ``label`` column the answer
-    names (``f['pts'].sum().idxmax()`` → ``f.groupby('player')['pts'].sum().idxmax()``)."""
+    names (``f['pts'].sum().idxmax()`` → ``f.groupby('player')['pts'].sum().idxmax()``), and a
+    test that compares groups given the grouping column as a sample split by it instead, when
+    ``distinct`` (a column's number of distinct values) shows which column groups."""
     body, helpers = stand_ins(repaired(code))
     body, respelled = spelled_as_columns(body, list(columns))
     if respelled:
@@ -105,6 +145,10 @@ def mend(code: str, columns: Sequence[str], label: str | None = None) -> Mended:
     body, grouped = grouped_reductions(body, label)
     if grouped:
         log.info("reductions asked per label written per group: %s", grouped)
+    if distinct is not None:
+        body, split = sampled_groups(body, distinct)
+        if split:
+            log.info("grouping columns passed as samples split into groups: %s", split)
     return Mended(body, helpers)
 
 

@@ -29,7 +29,9 @@ from ..answers.values import Taken, take_values
 from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_message, write_answer, write_part
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
-from ._program_attempt import draft, first_messages, mend, retry_messages, run_mended
+from ..answers.program_repairs import distinct_counter
+from ._program_attempt import (REDRAW_TEMPERATURE, Mended, draft, first_messages, mend, program_shape, retry_messages,
+                               run_mended)
 from ._types import ToolActivity
 
 __all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "program_failed", "step_summary", "cell_code",
@@ -42,6 +44,8 @@ PROGRAM_TOOL = "run_pandas"
 #: rows a session table may have to be read into a DataFrame for a program
 _MAX_TABLE_ROWS = 2_000_000
 _ATTEMPTS = 2
+#: times a program is asked again, sampled, when the model wrote one that already failed
+_REDRAWS = 2
 
 @dataclass
 class ProgramOutcome:
@@ -170,9 +174,11 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     # the one text column the answer names a value of (a reduction asked per label groups by it)
     tied = {p.column for p in spec.parts if p.column}
     label = tied.pop() if len(tied) == 1 else None
+    distinct = distinct_counter(frames)
     messages = first_messages(prompt)
     outcome = ProgramOutcome()
     kept: _Kept | None = None
+    shapes: set[str] = set()          # what the programs run so far do (see _another)
     error: str | None
     for attempt in range(_ATTEMPTS):
         drafted = draft(backend, messages, cancel, until_answer=spec.style == PARTS)
@@ -182,7 +188,11 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.error = missing
             messages = retry_messages(prompt, missing)
             continue
-        mended = mend(drafted.code, columns, label)
+        mended = mend(drafted.code, columns, label, distinct)
+        mended, redrawn = _another(mended, shapes, lambda: draft(
+            backend, messages, cancel, until_answer=spec.style == PARTS, temperature=REDRAW_TEMPERATURE),
+            lambda code: mend(code, columns, label, distinct))
+        shapes.add(program_shape(mended.body))
 
         def started_run(code: str, attempt: int = attempt) -> None:
             if on_step:
@@ -192,7 +202,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                          on_start=started_run)
         error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
         outcome.attempts.append({"code": ran.code, "error": error, "output": ran.run.stdout, "seconds": ran.run.seconds,
-                                 "helpers": import_line(dict(mended.helpers))})
+                                 "helpers": import_line(dict(mended.helpers)), "redrawn": redrawn})
         if on_step:
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
         if error is None:
@@ -234,6 +244,23 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
 #: what a user can do when no program answered
 _TRY = ("Try naming the columns as they are written, splitting the question in two, or asking for SQL "
         "(\"… with query_sql\").")
+
+
+def _another(mended: Mended, shapes: set[str], redraw: Callable[[], Any],
+             mend_code: Callable[[str], Mended]) -> tuple[Mended, int]:
+    """``mended``, or when a program of its shape already ran (the model, told why its program
+    failed, wrote it again), the first of up to ``_REDRAWS`` sampled programs that does
+    something else; and how many were asked. When every one repeats, the last is run: its
+    outcome is known, but the answer still comes from the best run."""
+    redrawn = 0
+    while program_shape(mended.body) in shapes and redrawn < _REDRAWS:
+        redrawn += 1
+        drafted = redraw()
+        if drafted.code is not None:
+            mended = mend_code(drafted.code)
+    if redrawn:
+        log.info("the model wrote a program that already ran; asked %d more time(s), sampled", redrawn)
+    return mended, redrawn
 
 
 def program_failed(spec: AnswerSpec, error: str, attempts: int = 1) -> str:

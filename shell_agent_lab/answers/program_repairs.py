@@ -12,6 +12,13 @@
 - **A test's result unpacked into surplus ``_`` names.** ``t, p, _ = ttest_ind(…)`` (two fields)
   would raise; the ``_`` past the fields are dropped (:func:`fitted_unpacks`). A small model
   repeated the slip on its retry even when told the fields.
+- **A grouping column passed as a sample.** ``f_oneway(df['income'], df['education'])``
+  compares the incomes with the group labels themselves (it fails on text labels, and on
+  numeric codes such as a class 1–3 it runs and answers wrongly). A test that compares groups
+  is given the value column split by the grouping column
+  (``f_oneway(*[g.dropna() for _, g in df.groupby('education')['income']])``), when the data
+  shows which is which: the second column has a handful of distinct values, the first more
+  (:func:`sampled_groups`). A two-sample test is mended only when there are two groups.
 - **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
   ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
   (``df['Converted'].mean()``), and the run fails on text arithmetic. :func:`flag_columns` finds
@@ -22,10 +29,11 @@
 from __future__ import annotations
 
 import ast
-from typing import Any, Mapping, Sequence
+import functools
+from typing import Any, Callable, Mapping, Sequence
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
-           "grouped_reductions"]
+           "grouped_reductions", "sampled_groups", "distinct_counter", "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -272,5 +280,67 @@ def grouped_reductions(code: str, label: str | None) -> tuple[str, list[str]]:
             continue                      # already per group: its result has labels
         edits.append((picked, f"{ast.unparse(frame)}.groupby({label!r})[{key.value!r}]"))
     changed = [f"line {where.lineno}: one column reduced, then asked per {label!r} → grouped by it"
+               for where, _ in edits]
+    return (_replaced(code, edits), changed) if edits else (code, [])
+
+
+#: tests over k groups' samples, and tests over exactly two samples (by the function's name)
+_K_SAMPLE = frozenset({"f_oneway", "kruskal", "levene", "bartlett", "fligner", "alexandergovern"})
+_TWO_SAMPLE = frozenset({"ttest_ind", "mannwhitneyu", "ks_2samp", "ranksums", "brunnermunzel"})
+#: distinct values a column may have to be taken as a grouping column
+GROUPS_AT_MOST = 12
+
+
+def distinct_counter(frames: Mapping[str, Any]) -> Callable[[str], int]:
+    """``count(column)``: how many distinct values (missing left out) the column of that name
+    has in ``frames`` (the most, when several frames have one; 0 when none has it). Counted
+    when first asked, since only a program that calls a test needs it."""
+    @functools.lru_cache(maxsize=None)
+    def count(column: str) -> int:
+        most = 0
+        for frame in frames.values():
+            if column in getattr(frame, "columns", ()):
+                try:
+                    most = max(most, int(frame[column].nunique(dropna=True)))
+                except (TypeError, ValueError, AttributeError):
+                    continue
+        return most
+    return count
+
+
+def _column_of(node: ast.expr) -> tuple[str, str] | None:
+    """(the frame's source text, the column) of ``<frame>['column']``; None for anything else."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return ast.unparse(node.value), node.slice.value
+    return None
+
+
+def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list[str]]:
+    """``code`` with each group-comparing test called on two columns of one frame, a value
+    column and a grouping column (``f_oneway(df['y'], df['g'])``), called on the value column's
+    samples per group instead; and where. ``distinct(column)``: its number of distinct values
+    (:func:`distinct_counter`). The second column groups when it has from two to
+    ``GROUPS_AT_MOST`` values and the first has more; a two-sample test needs exactly two."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits: list[tuple[ast.expr, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and len(node.args) == 2 and node.lineno == node.end_lineno):
+            continue
+        name = _callee(node.func)[1]
+        if name not in _K_SAMPLE and name not in _TWO_SAMPLE:
+            continue
+        value, group = _column_of(node.args[0]), _column_of(node.args[1])
+        if value is None or group is None or value[0] != group[0]:
+            continue
+        groups, values = distinct(group[1]), distinct(value[1])
+        if not (2 <= groups <= GROUPS_AT_MOST and values > groups) or (name in _TWO_SAMPLE and groups != 2):
+            continue
+        keywords = "".join(f", {ast.unparse(k)}" for k in node.keywords)
+        split = f"*[g.dropna() for _, g in {value[0]}.groupby({group[1]!r})[{value[1]!r}]]"
+        edits.append((node, f"{ast.unparse(node.func)}({split}{keywords})"))
+    changed = [f"line {where.lineno}: a grouping column passed as a sample → the values split by it"
                for where, _ in edits]
     return (_replaced(code, edits), changed) if edits else (code, [])

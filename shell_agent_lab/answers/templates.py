@@ -39,7 +39,8 @@ class Template:
             # a label line: the label (bold or not) and the rest of its line
             label = opening.replace(r"\*", r"\**")
             return re.compile(rf"^[ \t>*_]*{label}\**[ \t]*(.+?)[ \t]*{closing}[ \t]*$", re.I | re.M)
-        return re.compile(rf"{opening}[ \t]*([^\n]*?)[ \t]*{closing}", re.I)
+        # a closing "." is not the point of a decimal: "The answer is 12.5."
+        return re.compile(rf"{opening}[ \t]*([^\n]*?)[ \t]*{closing}(?![0-9])", re.I)
 
     def values(self, text: str) -> list[str]:
         """The values ``text`` writes in this form, in order."""
@@ -58,14 +59,21 @@ _SPANS = re.compile(r"`([^`\n]{1,80})`|\"([^\"\n]{1,80})\"|“([^”\n]{1,80})�
 _TAGS = re.compile(r"<([A-Za-z][\w-]{0,20})>([^<>\n]{0,40})</\1>")
 #: a LaTeX command taking the value: ``\boxed{}``, ``\boxed{answer}``
 _LATEX = re.compile(r"\\([A-Za-z]{2,20})\{([^{}\n]{0,40})\}")
-#: a placeholder for the value: ``<value>``, ``{answer}``, ``[your answer]``, ``...``; the
-#: character before it is no part of a word (``df["x"]`` and ``f{x}`` hold no placeholder)
-_HOLDER = re.compile(r"(?<![\w\]}\\])(?:<([A-Za-z][\w .,'/-]{0,40})>|\{([A-Za-z_][\w .,'/-]{0,40})?\}"
-                     r"|\[([A-Za-z][\w .,'/-]{0,40}|\s?)\]|(\.\.\.|…))")
-#: ``Label: <placeholder>`` outside quotes: the label is the word before the colon, with the
-#: capitalised words before it ("Final Answer", "FINAL ANSWER")
-_MARKED = re.compile(r"(?<![\w*])((?:[A-Z][\w]*[ \t]+)*[A-Za-z][\w]*\**[ \t]*:\**)[ \t]*"
-                     r"(?=<[A-Za-z][^<>\n]{0,40}>|\{[A-Za-z_][^{}\n]{0,40}\}|\[[A-Za-z][^\[\]\n]{0,40}\])")
+#: a placeholder for the value: ``<value>``, ``{answer}``, ``{{answer}}``, ``[your answer]``,
+#: ``$ANSWER``, ``...``, ``___``; the character before it is no part of a word (``df["x"]``, ``f{x}`` and
+#: ``a$b`` hold no placeholder)
+_HOLDER = re.compile(r"(?<![\w\]}\\{$])(?:<([A-Za-z][\w .,'/-]{0,40})>|\{\{\s*([A-Za-z_][\w .]{0,40}?)\s*\}\}"
+                     r"|\{([A-Za-z_][\w .,'/-]{0,40})?\}|\[([A-Za-z][\w .,'/-]{0,40}|\s?)\]|\$([A-Za-z_]\w{0,30})(?!\w)"
+                     r"|(\.\.\.|…|_{3,}))")
+#: a symbol that stands for the value when the instruction names it again after the quoted
+#: form: ``'The answer is X.' where X is …``
+_SYMBOL = re.compile(r"(?<![\w$])([A-Z]{1,12})(?![\w'])")
+#: a quoted label and nothing after it: ``'ANSWER: '``, ``"Final answer:"``
+_BARE_LABEL = re.compile(r"[ \t]*((?:[A-Za-z][\w]*[ \t]+){0,3}[A-Za-z][\w]*[ \t]*[:=])[ \t]*")
+#: ``Label: <placeholder>`` (or ``LABEL=<placeholder>``) outside quotes: the label is the word
+#: before the colon, with the capitalised words before it ("Final Answer", "FINAL ANSWER")
+_MARKED = re.compile(r"(?<![\w*])((?:[A-Z][\w]*[ \t]+)*[A-Za-z][\w]*\**[ \t]*[:=]\**)[ \t]*"
+                     r"(?=<[A-Za-z][^<>\n]{0,40}>|\{[A-Za-z_][^{}\n]{0,40}\}|\[[A-Za-z][^\[\]\n]{0,40}\]|_{3,})")
 
 
 def _wrapped(text: str) -> tuple[str, str, re.Match[str]] | None:
@@ -92,14 +100,35 @@ def _in_span(text: str, start: int, end: int) -> Template | None:
                         (start - 1, end + 1))
     m = _HOLDER.search(inner)
     if m is None:
-        return None
+        return _named_after(text, start, end) or _label_only(inner, start, end)
     opening, closing = inner[:m.start()], inner[m.end():]
-    if not re.search(r"[:=#>-]\**\s*$", opening):
+    variable = m.group(2) is not None or m.group(5) is not None      # {{name}}, $NAME: a template's own marks
+    if not variable and not re.search(r"[:=#>-]\**\s*$", opening):
         return None                        # not a label before it: words or a value that hold brackets
     held = next((g for g in m.groups() if g is not None), "").strip()
     if opening and not opening.endswith((" ", "\t")) and opening[-1].isalnum():
         opening += " "
-    return Template(opening, closing, "" if held in ("...", "…") else held, (start - 1, end + 1))
+    return Template(opening, closing, "" if held in ("...", "…") or held.startswith("___") else held,
+                    (start - 1, end + 1))
+
+
+def _named_after(text: str, start: int, end: int) -> Template | None:
+    """The form of a quoted span whose symbol the instruction names again after it: in
+    ``'The answer is X.' where X is the number``, ``X`` is where the value goes."""
+    inner, after = text[start:end], text[end + 1:end + 120]
+    for m in reversed(list(_SYMBOL.finditer(inner))):
+        if m.start() > 0 and re.search(rf"(?<![\w$]){m.group(1)}(?![\w'])", after):
+            return Template(inner[:m.start()], inner[m.end():], "", (start - 1, end + 1))
+    return None
+
+
+def _label_only(inner: str, start: int, end: int) -> Template | None:
+    """The form of a quoted label with nothing after it (``'ANSWER: '``): the value follows it."""
+    m = _BARE_LABEL.fullmatch(inner)
+    if m is None:
+        return None
+    label = m.group(1).rstrip()
+    return Template(label + ("" if label.endswith("=") else " "), "", "", (start - 1, end + 1))
 
 
 def read_template(text: str) -> Template | None:
@@ -120,8 +149,8 @@ def read_template(text: str) -> Template | None:
         label = marked.group(1).strip()
         holder = _HOLDER.match(text, marked.end())
         if holder is not None:
-            held = next((g for g in holder.groups() if g is not None), "").strip()
-            return Template(label + " ", "", held, (marked.start(), holder.end()))
+            held = next((g for g in holder.groups() if g is not None), "").strip().strip("_")
+            return Template(label + ("" if label.endswith("=") else " "), "", held, (marked.start(), holder.end()))
     return None
 
 

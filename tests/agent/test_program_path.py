@@ -111,7 +111,7 @@ def test_a_failing_program_goes_back_once_with_its_error(program_agent):
 
 def test_when_no_program_succeeds_the_answer_says_it_could_not_compute_and_why(program_agent):
     bad = "print(sales['nope'])"
-    backend = ScriptedBackend([_program(bad), _program(bad)])
+    backend = ScriptedBackend([_program(bad), _program("print(sales['nope'].sum())")])
     agent, _ = program_agent(backend, approval="approve")
     r = agent.run("How many rows are there? End your answer with @n[value] (a whole number).")
     # one plain sentence of what was tried; the traceback stays in the program's cell
@@ -120,6 +120,50 @@ def test_when_no_program_succeeds_the_answer_says_it_could_not_compute_and_why(p
     assert "query_sql" in r.text                                    # what to try
     assert len(backend.requests) == 2                                # no tool loop after the programs
     assert [(a.name, a.status) for a in r.tool_activity] == [("run_pandas", "error")] * 2
+
+
+def test_a_retry_that_repeats_the_failed_program_is_asked_again_sampled(program_agent):
+    bad = "print(f\"@n[{sales['Area'].nunique()}]\")"
+    # the same program told its error: comments, imports and blank lines do not make it another
+    again = f"import pandas as pd\n\n# count the regions\n{bad}  # as asked"
+    good = "print(f\"@n[{sales['region'].nunique()}]\")"
+    backend = ScriptedBackend([_program(bad), _program(again), _program(good)])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many regions are there? End your answer with @n[value] (a whole number).")
+    assert r.text == "@n[3]"
+    temperatures = [q.options.temperature for q in backend.requests]
+    assert temperatures == [0.0, 0.0, 0.7]
+    # the sampled request is the retry's request: why the first program failed, not its program
+    assert backend.requests[2].messages == backend.requests[1].messages
+    # the repeat never ran: two programs ran, the failed one and the one that answered
+    assert [a.status for a in r.tool_activity] == ["error", "success"]
+
+
+def test_sampled_programs_that_all_repeat_it_end_in_one_plain_sentence(program_agent):
+    bad = "print(sales['nope'])"
+    backend = ScriptedBackend([_program(bad)] * 4)
+    agent, _ = program_agent(backend, approval="approve")
+    r = agent.run("How many rows are there? End your answer with @n[value] (a whole number).")
+    assert r.text.startswith("I could not compute n:")
+    assert [q.options.temperature for q in backend.requests] == [0.0, 0.0, 0.7, 0.7]
+    assert len(r.tool_activity) == 2                     # the first, and the last repeat
+
+
+def test_program_shape_reads_what_a_program_does_not_how_it_is_written():
+    from shell_agent_lab.agent._program_attempt import program_shape
+
+    plain = "t = df.groupby('a')['b'].sum()\nanswer = t.idxmax()"
+    dressed = ('"""Totals."""\nimport pandas as pd\nfrom scipy import stats\n\n# totals per a\n'
+               "t = df.groupby('a')['b'].sum()   # sum\n\nanswer = t.idxmax()\n")
+    assert program_shape(plain) == program_shape(dressed)
+    assert program_shape(plain) != program_shape(plain.replace("sum", "mean"))
+    assert program_shape(plain) != program_shape(plain.replace("'b'", "'c'"))
+    # rounding or retyping a value computes the same thing
+    assert program_shape("m = d['x'].mean()\nanswer = {'m': round(m, 2), 'n': int(len(d))}") == \
+        program_shape("m = d['x'].mean().round(1)\nanswer = {'m': m, 'n': len(d)}")
+    broken = "x = df[df['a'] == 1]]\nanswer = x"
+    assert program_shape(broken) == program_shape("# what x is\n" + broken + "   # done")
+    assert program_shape(broken) != program_shape(broken.replace("1]]", "2]]"))
 
 
 def test_a_question_not_about_the_data_goes_to_the_loop(program_agent, settings):
@@ -401,8 +445,9 @@ def test_a_label_that_is_not_a_value_of_its_column_goes_back_once_and_is_still_s
     assert "top_region: a name from column 'region'" in first
     assert ("top_region: 'Cy' is not a value of column 'region' (it holds 'West', 'East', 'South'); bind the "
             "value of 'region' the question asks for, read from that column.") in told
-    # both runs miss: the value is shown with what did not fit, never dropped
-    backend = ScriptedBackend([_program(other), _program(other)])
+    # every run misses (the retry and its sampled redraws write it again): the value is shown
+    # with what did not fit, never dropped
+    backend = ScriptedBackend([_program(other)] * 4)
     agent, _ = program_agent(backend, frame=frame)
     r = agent.run(question)
     assert "@top_region[Cy]" in r.text and "is not a value of column 'region'" in r.text

@@ -120,3 +120,53 @@ def test_other_reductions_are_left_as_written(code):
 
     assert grouped_reductions(code, "city") == (code, [])
     assert grouped_reductions("answer = df['pts'].sum().idxmax()", None) == ("answer = df['pts'].sum().idxmax()", [])
+
+
+_SURVEY = pd.DataFrame({"income": [10.0, 12, 11, 20, 22, 21, 30, 29, 31, None],
+                        "education": ["P", "P", "P", "S", "S", "S", "U", "U", "U", "U"],
+                        "klass": [1, 1, 1, 2, 2, 2, 3, 3, 3, 3],
+                        "sex": ["F", "M"] * 5})
+
+
+@pytest.mark.parametrize("code, expected", [
+    ("f, p = f_oneway(df['income'], df['education'])",
+     "f, p = f_oneway(*[g.dropna() for _, g in df.groupby('education')['income']])"),
+    # numeric codes group too (they run, and answer wrongly, as written)
+    ("res = stats.kruskal(d['income'], d['klass'])",
+     "res = stats.kruskal(*[g.dropna() for _, g in d.groupby('klass')['income']])"),
+    ("t, p = ttest_ind(df['income'], df['sex'], equal_var=False)",
+     "t, p = ttest_ind(*[g.dropna() for _, g in df.groupby('sex')['income']], equal_var=False)"),
+])
+def test_a_grouping_column_passed_as_a_sample_is_the_values_split_by_it(code, expected):
+    from shell_agent_lab.answers.program_repairs import distinct_counter, sampled_groups
+
+    mended, changed = sampled_groups(code, distinct_counter({"df": _SURVEY}))
+    assert mended == expected and len(changed) == 1
+
+
+@pytest.mark.parametrize("code", [
+    "f, p = f_oneway(df['income'], df['klass'].astype(float))",      # not a column as written
+    "f, p = f_oneway(a['income'], b['education'])",                   # two frames: not one split
+    "t, p = ttest_ind(df['income'], df['education'])",               # three groups for a two-sample test
+    "f, p = f_oneway(df['education'], df['income'])",                # the many-valued column is second
+    "r = pearsonr(df['income'], df['klass'])",                       # not a group comparison
+    "f, p = f_oneway(df['income'], df['nowhere'])",
+    "f, p = f_oneway(df['income'],",
+])
+def test_other_test_calls_are_left_as_written(code):
+    from shell_agent_lab.answers.program_repairs import distinct_counter, sampled_groups
+
+    assert sampled_groups(code, distinct_counter({"df": _SURVEY})) == (code, [])
+
+
+def test_the_split_program_computes_the_test_over_the_groups():
+    from scipy import stats
+
+    from shell_agent_lab.answers.program_repairs import distinct_counter, sampled_groups
+
+    code = "from scipy.stats import f_oneway\nf, p = f_oneway(df['income'], df['education'])"
+    mended, _ = sampled_groups(code, distinct_counter({"df": _SURVEY}))
+    scope = {"df": _SURVEY}
+    exec(mended, scope)        # noqa: S102 - a test's own program
+    expected = stats.f_oneway(*[_SURVEY.loc[_SURVEY["education"] == e, "income"].dropna() for e in "PSU"])
+    assert scope["f"] == pytest.approx(expected.statistic) and scope["p"] == pytest.approx(expected.pvalue)

@@ -31,6 +31,14 @@ FORMS = [
     ("Respond with 'Mean price: <amount>' only.", "Mean price: 1234.5"),
     ("Put it on a line “ANSWER => <value>”.", "ANSWER => 1234.5"),
     ("Use the form `**Answer:** <value>`.", "**Answer:** 1234.5"),
+    ("The last line should be of the form 'ANSWER: $ANSWER' (without quotes).", "ANSWER: 1234.5"),
+    ("State it as 'Final Answer: The final answer is $ANSWER'.", "Final Answer: The final answer is 1234.5"),
+    ("Your reply should end with 'The mean is X dollars' where X is the number.", "The mean is 1234.5 dollars"),
+    ("End with 'ANSWER: ' followed by the value.", "ANSWER: 1234.5"),
+    ("Answer in the form RESULT=<value>", "RESULT=1234.5"),
+    ("Finish with: Final answer: ___", "Final answer: 1234.5"),
+    ("Write `Total: {{ value }}` last.", "Total: 1234.5"),
+    ("Your response should end with 'The answer is X.' where X is the answer.", "The answer is 1234.5."),
 ]
 
 
@@ -90,6 +98,8 @@ def test_nothing_computed_is_said_in_the_form_too():
     "Plot `price` against `area`.",
     "What does `{x}` stand for in the template column?",
     "Count the rows where `note` is `<empty>`.",
+    "Is 'US' more common than 'UK' in `country`, counting US rows once?",   # a value, not a symbol
+    "How many rows have `price` above $100 and `code` equal to 'AB'? Count AB once.",
 ])
 def test_brackets_inside_a_question_are_no_form(question):
     assert read_template(question) is None
