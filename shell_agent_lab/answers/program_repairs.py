@@ -254,33 +254,40 @@ def grouped_reductions(code: str, label: str | None) -> tuple[str, list[str]]:
     ``.loc[mask].groupby(…)['value']``."""
     if not label:
         return code, []
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code, []
-    edits: list[tuple[ast.expr, str]] = []
-    for node in ast.walk(tree):
+
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _PER_LABEL):
-            continue
+            return None
         reduced = node.func.value
         if not (isinstance(reduced, ast.Call) and isinstance(reduced.func, ast.Attribute)
                 and reduced.func.attr in _REDUCTIONS and not reduced.args and not reduced.keywords):
-            continue
+            return None
         picked = reduced.func.value
         if not isinstance(picked, ast.Subscript) or picked.lineno != picked.end_lineno:
-            continue
+            return None
         key = picked.slice
         frame: ast.expr = picked.value
         if isinstance(key, ast.Tuple) and len(key.elts) == 2 and isinstance(frame, ast.Attribute) and frame.attr == "loc":
             rows, key = key.elts
             frame = ast.Subscript(value=frame, slice=rows)              # .loc[mask, 'v'] → .loc[mask]
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)) or key.value == label:
-            continue
+            return None
         if any(isinstance(n, ast.Attribute) and n.attr in _GROUPED for n in ast.walk(frame)):
-            continue                      # already per group: its result has labels
-        edits.append((picked, f"{ast.unparse(frame)}.groupby({label!r})[{key.value!r}]"))
-    changed = [f"line {where.lineno}: one column reduced, then asked per {label!r} → grouped by it"
-               for where, _ in edits]
+            return None                   # already per group: its result has labels
+        return picked, f"{ast.unparse(frame)}.groupby({label!r})[{key.value!r}]"
+
+    return _rewrite(code, edit, f"one column reduced, then asked per {label!r} → grouped by it")
+
+
+def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str) -> tuple[str, list[str]]:
+    """``code`` with the (node, text) ``edit`` gives for any node of it written in, and one
+    ``line N: why`` per edit; as it is, with none, when nothing is edited or it does not parse."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    edits = [found for found in map(edit, ast.walk(tree)) if found is not None]
+    changed = [f"line {where.lineno}: {why}" for where, _ in edits]
     return (_replaced(code, edits), changed) if edits else (code, [])
 
 
@@ -321,26 +328,20 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
     samples per group instead; and where. ``distinct(column)``: its number of distinct values
     (:func:`distinct_counter`). The second column groups when it has from two to
     ``GROUPS_AT_MOST`` values and the first has more; a two-sample test needs exactly two."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code, []
-    edits: list[tuple[ast.expr, str]] = []
-    for node in ast.walk(tree):
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
         if not (isinstance(node, ast.Call) and len(node.args) == 2 and node.lineno == node.end_lineno):
-            continue
+            return None
         name = _callee(node.func)[1]
         if name not in _K_SAMPLE and name not in _TWO_SAMPLE:
-            continue
+            return None
         value, group = _column_of(node.args[0]), _column_of(node.args[1])
         if value is None or group is None or value[0] != group[0]:
-            continue
+            return None
         groups, values = distinct(group[1]), distinct(value[1])
         if not (2 <= groups <= GROUPS_AT_MOST and values > groups) or (name in _TWO_SAMPLE and groups != 2):
-            continue
+            return None
         keywords = "".join(f", {ast.unparse(k)}" for k in node.keywords)
         split = f"*[g.dropna() for _, g in {value[0]}.groupby({group[1]!r})[{value[1]!r}]]"
-        edits.append((node, f"{ast.unparse(node.func)}({split}{keywords})"))
-    changed = [f"line {where.lineno}: a grouping column passed as a sample → the values split by it"
-               for where, _ in edits]
-    return (_replaced(code, edits), changed) if edits else (code, [])
+        return node, f"{ast.unparse(node.func)}({split}{keywords})"
+
+    return _rewrite(code, edit, "a grouping column passed as a sample → the values split by it")
