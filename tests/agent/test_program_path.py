@@ -153,7 +153,7 @@ def test_program_shape_reads_what_a_program_does_not_how_it_is_written():
     from shell_agent_lab.agent._program_attempt import program_shape
 
     plain = "t = df.groupby('a')['b'].sum()\nanswer = t.idxmax()"
-    dressed = ('"""Totals."""\nimport pandas as pd\nfrom scipy import stats\n\n# totals per a\n'
+    dressed = ('"""Totals."""\nimport pandas as pd\nfrom scipy import stats\ndf = pd.read_csv("df.csv")\n\n# totals per a\n'
                "t = df.groupby('a')['b'].sum()   # sum\n\nanswer = t.idxmax()\n")
     assert program_shape(plain) == program_shape(dressed)
     assert program_shape(plain) != program_shape(plain.replace("sum", "mean"))
