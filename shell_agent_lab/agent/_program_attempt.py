@@ -16,8 +16,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from ..answers.column_names import spelled_as_columns
 from ..answers.least_squares import stand_ins
-from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, own_frames, preamble, repaired,
-                                      retry_prompt, with_imports, with_preamble)
+from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, loads_data, own_frames,
+                                      preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
                                        sampled_groups, without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
@@ -104,18 +104,9 @@ class _Uncast(ast.NodeTransformer):
         return node
 
 
-def _reads_file(node: ast.stmt) -> bool:
-    """``df = pd.read_csv(…)`` (any ``read_*``): the run drops a reload of a given frame, and a
-    read of anything else fails; either way it computes nothing."""
-    if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
-        return False
-    func = node.value.func
-    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")).startswith("read_")
-
-
 def program_shape(code: str) -> str:
     """What a program computes, as Python reads it: its statements without imports, comments,
-    blank lines, a docstring, a file read, or the rounding and casts of its values. Two programs of the same
+    blank lines, a docstring, a file read or frame of typed-in values, or the rounding and casts of its values. Two programs of the same
     shape compute the same thing; a program that does not parse is its lines without comments
     and blanks."""
     try:
@@ -124,7 +115,7 @@ def program_shape(code: str) -> str:
         lines = (line.split("#", 1)[0].rstrip() for line in code.splitlines())
         return "\n".join(line for line in lines if line.strip())
     body = [s for s in tree.body if not isinstance(s, (ast.Import, ast.ImportFrom))
-            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)) and not _reads_file(s)]
+            and not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)) and not loads_data(s)]
     return ast.dump(_Uncast().visit(ast.Module(body=body, type_ignores=[])))
 
 

@@ -20,7 +20,7 @@ from .program_repairs import flag_conversion
 from .spec import ANSWER, PROSE, AnswerSpec, Part
 from .values import ANSWER_VARIABLE
 
-__all__ = ["answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "answer_bound_at", "own_frames",
+__all__ = ["loads_data", "answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "answer_bound_at", "own_frames",
            "with_imports", "repaired", "retyped", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
@@ -264,14 +264,30 @@ def _parses(code: str) -> bool:
     return True
 
 
-def _reads_data(node: ast.stmt, given: set[str]) -> bool:
-    """``df = pd.read_csv(...)`` (or any ``read_*``) of a given frame: the data is already loaded."""
+def loads_data(node: ast.stmt) -> bool:
+    """A statement that loads a frame's data or makes it up: ``x = pd.read_csv(…)`` (any
+    ``read_*``), or ``x = pd.DataFrame({…})`` from values typed into the code (the "sample
+    data" a small model writes though told the data is loaded)."""
     if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
         return False
-    func = node.value.func
-    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    targets = {t.id for t in node.targets if isinstance(t, ast.Name)}
-    return name.startswith("read_") and bool(targets & given)
+    call = node.value
+    name = call.func.attr if isinstance(call.func, ast.Attribute) else call.func.id if isinstance(call.func, ast.Name) else ""
+    if name.startswith("read_"):
+        return True
+    if name != "DataFrame" or not (call.args or call.keywords):
+        return False
+    try:
+        for value in [*call.args, *(k.value for k in call.keywords)]:
+            ast.literal_eval(value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _reads_data(node: ast.stmt, given: set[str]) -> bool:
+    """A given frame loaded again or made up (:func:`loads_data`): the data is already loaded."""
+    targets = {t.id for t in node.targets if isinstance(t, ast.Name)} if isinstance(node, ast.Assign) else set()
+    return bool(targets & given) and loads_data(node)
 
 
 def _writes(tree: ast.AST, given: set[str]) -> set[str]:
@@ -320,7 +336,8 @@ def _rename(tree: ast.Module, names: Mapping[str, str]) -> str:
 
 
 def own_frames(code: str, given: Sequence[str]) -> str:
-    """``code`` made to leave the given frames alone: reloads of them dropped, and a frame it
+    """``code`` made to leave the given frames alone: reloads of them (and frames of values typed
+    into the code under their names) dropped, and a frame it
     changes replaced by its own view (``df_view = df.copy(deep=False)``). Code that does not
     parse is returned as it is (the check reports it)."""
     names = set(given)

@@ -66,6 +66,18 @@ def test_reloads_of_the_given_frame_are_dropped_and_writes_go_to_a_view():
     assert own_frames("print(df['n'].sum())", ["df"]) == "print(df['n'].sum())"      # reads stay as written
 
 
+def test_a_given_frame_made_up_from_typed_in_values_is_dropped_and_the_real_one_used():
+    made_up = ("import pandas as pd\narrests = pd.DataFrame({\n    'year': [2002, 1999, 2002],\n"
+               "    'released': ['Yes', 'No', 'Yes'],\n})\nanswer = arrests['year'].value_counts().idxmax()")
+    code = own_frames(made_up, ["arrests"])
+    assert code == "import pandas as pd\nanswer = arrests['year'].value_counts().idxmax()"
+    # a frame of its own from typed-in values, or one made from the given frame, stays
+    own = "lookup = pd.DataFrame({'code': ['M', 'F'], 'sex': ['Male', 'Female']})\nanswer = len(lookup)"
+    assert own_frames(own, ["arrests"]) == own
+    derived = "arrests = pd.DataFrame(arrests.values, columns=['a', 'b'])\nanswer = len(arrests)"
+    assert "pd.DataFrame(arrests.values" in own_frames(derived, ["arrests"])
+
+
 def test_the_code_block_is_taken_from_the_reply():
     assert extract_code("Sure:\n```python\nprint(1)\n```\nDone.") == "print(1)"
     assert extract_code("print(df.shape)") == "print(df.shape)"
