@@ -153,6 +153,14 @@ def answer_text(reply: str) -> tuple[str, str]:
                 found = content
     if found is not None:
         return found, "answer line"
+    # "The answer is X." (a wording asks for that sentence): X, without the closing point
+    said = None
+    for ln in lines:
+        m = re.match(r"^\s*(?:\*\*)?the\s+(?:final\s+)?answer\s+is\s*:?\s*(.+?)\s*\.?(?:\*\*)?\s*$", ln, re.I)
+        if m and m.group(1).strip():
+            said = m.group(1).strip()
+    if said is not None and not boxed:
+        return said, "answer sentence"
     if boxed:
         return boxed[-1], "boxed"
     nonempty = [ln.strip() for ln in lines if ln.strip()]

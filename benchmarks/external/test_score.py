@@ -159,6 +159,14 @@ def test_number_formats():
         assert not S.score(q, reply)["correct"], reply
 
 
+def test_the_answer_sentence_a_wording_asks_for():
+    lst = nat("list", ["China", "India", "United States"], ordered=True)
+    assert S.score(lst, "By population in 2007.\nThe answer is China, India, United States.")["correct"]
+    assert not S.score(lst, "The answer is India, China, United States.")["correct"]
+    num = nat("number", 12.5, tolerance=0.05)
+    assert S.score(num, "The mean is computed over all rows.\nThe answer is 12.5.")["correct"]
+
+
 def test_number_thousands_and_currency():
     q = nat("number", 14088.008738, tolerance=1)
     assert S.score(q, "Answer: $14,088.01")["correct"]
