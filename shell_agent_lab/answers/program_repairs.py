@@ -9,8 +9,9 @@
 - **Changes made in place.** ``df.dropna(inplace=True)`` is written ``df = df.dropna()`` and
   ``df['a'].fillna(0, inplace=True)`` is written ``df['a'] = df['a'].fillna(0)``: the same result
   (the second one, under pandas 3's Copy-on-Write, is what the program meant and did not get).
-- **A test's result unpacked into surplus ``_`` names.** ``t, p, _ = ttest_ind(…)`` (two fields)
-  would raise; the ``_`` past the fields are dropped (:func:`fitted_unpacks`). A small model
+- **A test's result unpacked into surplus names.** ``t, p, _ = ttest_ind(…)`` (two fields)
+  would raise; the ``_`` past the fields, and names past them the program never reads, are
+  dropped (:func:`fitted_unpacks`). A small model
   repeated the slip on its retry even when told the fields.
 - **A grouping column passed as a sample.** ``f_oneway(df['income'], df['education'])``
   compares the incomes with the group labels themselves (it fails on text labels, and on
@@ -148,9 +149,10 @@ def without_inplace(code: str) -> tuple[str, list[str]]:
 
 def fitted_unpacks(code: str) -> tuple[str, list[str]]:
     """``code`` with each unpacking of a call whose result has a known number of fields, and
-    more targets than that where the surplus are all ``_``, fitted to the fields
-    (``t, p, _ = ttest_ind(…)`` → ``t, p = …``): as written it would raise, and dropping
-    ``_`` names changes nothing else. Too few names, or names past the fields, are left to the
+    more targets than that where the surplus are ``_`` or names the program never reads, fitted
+    to the fields (``t, p, _ = ttest_ind(…)`` or ``t, p, significant = …`` with ``significant``
+    never read → ``t, p = …``): as written it would raise, and dropping names nothing reads
+    changes nothing else. Too few names, or names past the fields, are left to the
     retry's hint: which field a name meant is not known (``chi2, p, expected = …`` would bind
     ``expected`` to the degrees of freedom)."""
     try:
@@ -159,6 +161,7 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
         return code, []
     edits: list[tuple[ast.expr, str]] = []
     changed: list[str] = []
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)
                 and isinstance(node.targets[0], (ast.Tuple, ast.List))):
@@ -168,7 +171,7 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
         fields = _FIELD_COUNT.get(_callee(node.value.func)[1])
         if fields is None or None in names or len(names) == fields or target.lineno != target.end_lineno:
             continue
-        if not (len(names) > fields and all(n == "_" for n in names[fields:])):
+        if not (len(names) > fields and all(n == "_" or n not in read for n in names[fields:])):
             continue
         kept = [n for n in names[:fields] if n is not None]
         edits.append((target, ", ".join(kept)))

@@ -86,9 +86,12 @@ def test_a_tests_result_unpacked_into_the_wrong_number_of_names_is_fitted():
     scope = {"stats": stats, "pearsonr": stats.pearsonr, "a": a, "b": b, "table": table}
     exec(mended, scope)
     assert scope["dof"] == 1 and 0 < scope["pc"] < 1 and scope["t"] == stats.ttest_ind(a, b, equal_var=False).statistic
-    # too few names (which field each meant is not known), names that are not all `_` past the
-    # fields, an unknown call, code that does not parse: as written
-    for kept in ("chi2, p, expected = stats.chi2_contingency(table)", "t, p, df = stats.ttest_ind(a, b)",
+    # a name past the fields that nothing reads goes too
+    unread = "t, p, significant = stats.ttest_ind(a, b)\nanswer = {'t': t, 'significant': p < 0.05}"
+    assert fitted_unpacks(unread)[0].splitlines()[0] == "t, p = stats.ttest_ind(a, b)"
+    # too few names (which field each meant is not known), a name past the fields that is read
+    # later, an unknown call, code that does not parse: as written
+    for kept in ("chi2, p, expected = stats.chi2_contingency(table)", "t, p, df = stats.ttest_ind(a, b)\nprint(df)",
                  "x, y, z = my_fit(a)", "t, p, _ = ttest_ind(a,"):
         assert fitted_unpacks(kept) == (kept, [])
 
