@@ -37,8 +37,9 @@ __all__ = ["SET_NAME", "FOLDERS", "use", "folder", "DEFAULT_WORDINGS", "External
 
 SET_NAME = "external"
 #: the external sets, each a folder of ``benchmarks/`` with the same files and scorer: the first
-#: one, and a second one written later over other tables (the first is spent for tuning)
-FOLDERS: tuple[str, ...] = ("external", "external2")
+#: one, a second one written later over other tables (the first is spent for tuning), and a
+#: third over other tables again (the second is spent too)
+FOLDERS: tuple[str, ...] = ("external", "external2", "external3")
 _folder = FOLDERS[0]
 DEFAULT_WORDINGS: tuple[str, ...] = ("plain",)
 _SEP = "@"
