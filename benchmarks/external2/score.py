@@ -50,11 +50,16 @@ def load_wordings() -> list[dict]:
 
 def run_reference(q: dict) -> Any:
     """Run q["reference_code"] with the table loaded as q["frame"]; return `result`."""
+    return run_in(TABLES, q)
+
+
+def run_in(tables: Path, q: dict) -> Any:
+    """Run q["reference_code"] with its table of ``tables`` loaded as q["frame"]; return `result`."""
     import numpy as np
     import pandas as pd
     from scipy import stats
 
     env: dict[str, Any] = {"pd": pd, "np": np, "stats": stats}
-    env[q["frame"]] = pd.read_csv(TABLES / q["table"])
+    env[q["frame"]] = pd.read_csv(tables / q["table"])
     exec(q["reference_code"], env)  # noqa: S102 - trusted, committed code
     return env["result"]

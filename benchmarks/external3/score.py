@@ -1,13 +1,8 @@
 """Scoring for the third external evaluation set.
 
-The scoring rules are those of `benchmarks/external/score.py`, re-exported
-unchanged; this module only points the loaders at this folder's files:
-
-* `load_questions()` reads `questions.json` beside this module.
-* `load_wordings()` reads the shared `../external/wordings.json`.
-* `run_reference(q)` executes a question's reference code on the CSV in this
-  folder's `tables/` and returns its result.
-* `prompt_for(q, wording)` and `score(q, reply_text)` are the existing ones.
+The scoring rules are those of `benchmarks/external/score.py`, and the loaders those of the
+second set's `score.py` (`load_questions`, `load_wordings`, `run_reference`, `prompt_for`,
+`score`), pointed at this folder's `questions.json` and `tables/`.
 """
 from __future__ import annotations
 
@@ -17,44 +12,33 @@ from pathlib import Path
 from typing import Any
 
 try:
-    from benchmarks.external import score as _base
+    from benchmarks.external2 import score as _second
 except ImportError:  # run as a script from this folder
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from benchmarks.external import score as _base
+    from benchmarks.external2 import score as _second
 
-from benchmarks.external.score import *  # noqa: E402,F401,F403
+from benchmarks.external2.score import *  # noqa: E402,F401,F403
 
-# this folder's files (set after the star import, which brings the base's own)
+# this folder's files (set after the star import, which brings the second set's own)
 HERE = Path(__file__).resolve().parent
 TABLES = HERE / "tables"
-WORDINGS = HERE.parent / "external" / "wordings.json"
+WORDINGS = _second.WORDINGS
 
-# the private helpers too, for tests that want them
-_score_closed = _base._score_closed
-_score_natural = _base._score_natural
-_norm_label = _base._norm_label
-_split_list = _base._split_list
-prompt_for = _base.prompt_for
-score = _base.score
-parse_number = _base.parse_number
-answer_text = _base.answer_text
+_score_closed = _second._score_closed
+_score_natural = _second._score_natural
+_norm_label = _second._norm_label
+_split_list = _second._split_list
+prompt_for = _second.prompt_for
+score = _second.score
+parse_number = _second.parse_number
+answer_text = _second.answer_text
+load_wordings = _second.load_wordings
 
 
 def load_questions() -> list[dict]:
     return json.loads((HERE / "questions.json").read_text())
 
 
-def load_wordings() -> list[dict]:
-    return json.loads(WORDINGS.read_text())
-
-
 def run_reference(q: dict) -> Any:
     """Run q["reference_code"] with the table loaded as q["frame"]; return `result`."""
-    import numpy as np
-    import pandas as pd
-    from scipy import stats
-
-    env: dict[str, Any] = {"pd": pd, "np": np, "stats": stats}
-    env[q["frame"]] = pd.read_csv(TABLES / q["table"])
-    exec(q["reference_code"], env)  # noqa: S102 - trusted, committed code
-    return env["result"]
+    return _second.run_in(TABLES, q)
