@@ -19,7 +19,9 @@
   is given the value column split by the grouping column
   (``f_oneway(*[g.dropna() for _, g in df.groupby('education')['income']])``), when the data
   shows which is which: the second column has a handful of distinct values, the first more
-  (:func:`sampled_groups`). A two-sample test is mended only when there are two groups.
+  (:func:`sampled_groups`). A two-sample test is mended only when there are two groups. A test
+  given one number per group (``f_oneway(*df.groupby('g')['y'].mean())``) gets the groups'
+  values the same way.
 - **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
   ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
   (``df['Converted'].mean()``), and the run fails on text arithmetic. :func:`flag_columns` finds
@@ -330,8 +332,14 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
     column and a grouping column (``f_oneway(df['y'], df['g'])``), called on the value column's
     samples per group instead; and where. ``distinct(column)``: its number of distinct values
     (:func:`distinct_counter`). The second column groups when it has from two to
-    ``GROUPS_AT_MOST`` values and the first has more; a two-sample test needs exactly two."""
+    ``GROUPS_AT_MOST`` values and the first has more; a two-sample test needs exactly two.
+    A test given one number per group (``f_oneway(*df.groupby('g')['y'].mean())``, or a name
+    bound to that) gets the groups' values instead: a sample of one value has no variance."""
+    bound = _bound_once(code)
+
     def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if isinstance(node, ast.Call) and len(node.args) == 1 and node.lineno == node.end_lineno:
+            return _reduced_groups(node, bound, distinct)
         if not (isinstance(node, ast.Call) and len(node.args) == 2 and node.lineno == node.end_lineno):
             return None
         name = _callee(node.func)[1]
@@ -347,4 +355,48 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
         split = f"*[g.dropna() for _, g in {value[0]}.groupby({group[1]!r})[{value[1]!r}]]"
         return node, f"{ast.unparse(node.func)}({split}{keywords})"
 
-    return _rewrite(code, edit, "a grouping column passed as a sample → the values split by it")
+    return _rewrite(code, edit, "a test given group labels or one number per group → each group's values")
+
+
+def _bound_once(code: str) -> dict[str, ast.expr]:
+    """The names ``code`` binds once, at its top level, to the value they are bound to."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return {}
+    seen: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    seen.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            seen.setdefault(node.target.id, []).append(node.value or node.target)
+    return {name: values[0] for name, values in seen.items() if len(values) == 1}
+
+
+def _reduced_groups(node: ast.Call, bound: Mapping[str, ast.expr],
+                    distinct: Callable[[str], int]) -> tuple[ast.expr, str] | None:
+    """``test(*<frame>.groupby(key)['y'].mean())`` (or a name bound to the reduction) → the
+    test over each group's values; None for any other call."""
+    name = _callee(node.func)[1]
+    if name not in _K_SAMPLE and name not in _TWO_SAMPLE or not isinstance(node.args[0], ast.Starred):
+        return None
+    given = node.args[0].value
+    reduced = bound.get(given.id) if isinstance(given, ast.Name) else given
+    if not (isinstance(reduced, ast.Call) and isinstance(reduced.func, ast.Attribute)
+            and reduced.func.attr in _REDUCTIONS and not reduced.args and not reduced.keywords):
+        return None
+    picked = reduced.func.value
+    if not (isinstance(picked, ast.Subscript) and isinstance(picked.slice, ast.Constant)
+            and isinstance(picked.slice.value, str) and _is_groupby(picked.value)):
+        return None
+    grouping = picked.value
+    assert isinstance(grouping, ast.Call)
+    key = grouping.args[0] if len(grouping.args) == 1 else None
+    if name in _TWO_SAMPLE and not (isinstance(key, ast.Constant) and isinstance(key.value, str)
+                                    and distinct(key.value) == 2):
+        return None
+    keywords = "".join(f", {ast.unparse(k)}" for k in node.keywords)
+    split = f"*[g.dropna() for _, g in {ast.unparse(grouping)}[{picked.slice.value!r}]]"
+    return node, f"{ast.unparse(node.func)}({split}{keywords})"

@@ -139,6 +139,11 @@ _SURVEY = pd.DataFrame({"income": [10.0, 12, 11, 20, 22, 21, 30, 29, 31, None],
      "res = stats.kruskal(*[g.dropna() for _, g in d.groupby('klass')['income']])"),
     ("t, p = ttest_ind(df['income'], df['sex'], equal_var=False)",
      "t, p = ttest_ind(*[g.dropna() for _, g in df.groupby('sex')['income']], equal_var=False)"),
+    # one number per group (a sample of one has no variance): each group's values
+    ("f, p = f_oneway(*df.dropna().groupby('education')['income'].mean())",
+     "f, p = f_oneway(*[g.dropna() for _, g in df.dropna().groupby('education')['income']])"),
+    ("means = df.groupby('sex')['income'].median()\nt, p = stats.ttest_ind(*means)",
+     "means = df.groupby('sex')['income'].median()\nt, p = stats.ttest_ind(*[g.dropna() for _, g in df.groupby('sex')['income']])"),
 ])
 def test_a_grouping_column_passed_as_a_sample_is_the_values_split_by_it(code, expected):
     from shell_agent_lab.answers.program_repairs import distinct_counter, sampled_groups
@@ -155,6 +160,9 @@ def test_a_grouping_column_passed_as_a_sample_is_the_values_split_by_it(code, ex
     "r = pearsonr(df['income'], df['klass'])",                       # not a group comparison
     "f, p = f_oneway(df['income'], df['nowhere'])",
     "f, p = f_oneway(df['income'],",
+    "t, p = ttest_ind(*df.groupby('education')['income'].mean())",     # three groups, two-sample test
+    "m = df.groupby('sex')['income'].mean()\nm = m * 2\nf, p = f_oneway(*m)",   # bound twice
+    "f, p = f_oneway(*[df['income'], df['klass']])",
 ])
 def test_other_test_calls_are_left_as_written(code):
     from shell_agent_lab.answers.program_repairs import distinct_counter, sampled_groups
@@ -173,3 +181,7 @@ def test_the_split_program_computes_the_test_over_the_groups():
     exec(mended, scope)        # noqa: S102 - a test's own program
     expected = stats.f_oneway(*[_SURVEY.loc[_SURVEY["education"] == e, "income"].dropna() for e in "PSU"])
     assert scope["f"] == pytest.approx(expected.statistic) and scope["p"] == pytest.approx(expected.pvalue)
+    means = "from scipy.stats import f_oneway\nm = df.groupby('education')['income'].mean()\nf, p = f_oneway(*m)"
+    scope = {"df": _SURVEY}
+    exec(sampled_groups(means, distinct_counter({"df": _SURVEY}))[0], scope)   # noqa: S102
+    assert scope["f"] == pytest.approx(expected.statistic)
