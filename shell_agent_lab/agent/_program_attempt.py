@@ -106,9 +106,9 @@ class _Uncast(ast.NodeTransformer):
 
 def program_shape(code: str) -> str:
     """What a program computes, as Python reads it: its statements without imports, comments,
-    blank lines, a docstring, a file read or frame of typed-in values, or the rounding and casts of its values. Two programs of the same
-    shape compute the same thing; a program that does not parse is its lines without comments
-    and blanks."""
+    blank lines, a docstring, a file read or frame of typed-in values, or the rounding and casts
+    of its values. Two programs of the same shape compute the same thing; a program that does
+    not parse is its lines without comments and blanks."""
     try:
         tree = ast.parse(code)
     except SyntaxError:

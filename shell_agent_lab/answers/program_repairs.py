@@ -351,9 +351,7 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
         groups, values = distinct(group[1]), distinct(value[1])
         if not (2 <= groups <= GROUPS_AT_MOST and values > groups) or (name in _TWO_SAMPLE and groups != 2):
             return None
-        keywords = "".join(f", {ast.unparse(k)}" for k in node.keywords)
-        split = f"*[g.dropna() for _, g in {value[0]}.groupby({group[1]!r})[{value[1]!r}]]"
-        return node, f"{ast.unparse(node.func)}({split}{keywords})"
+        return _over_groups(node, f"{value[0]}.groupby({group[1]!r})", value[1])
 
     return _rewrite(code, edit, "a test given group labels or one number per group → each group's values")
 
@@ -397,6 +395,11 @@ def _reduced_groups(node: ast.Call, bound: Mapping[str, ast.expr],
     if name in _TWO_SAMPLE and not (isinstance(key, ast.Constant) and isinstance(key.value, str)
                                     and distinct(key.value) == 2):
         return None
-    keywords = "".join(f", {ast.unparse(k)}" for k in node.keywords)
-    split = f"*[g.dropna() for _, g in {ast.unparse(grouping)}[{picked.slice.value!r}]]"
-    return node, f"{ast.unparse(node.func)}({split}{keywords})"
+    return _over_groups(node, ast.unparse(grouping), picked.slice.value)
+
+
+def _over_groups(call: ast.Call, grouping: str, column: str) -> tuple[ast.expr, str]:
+    """``call`` (a test) written over each group's values of ``column``, ``grouping`` the
+    ``<frame>.groupby(…)`` text, its keywords kept."""
+    keywords = "".join(f", {ast.unparse(k)}" for k in call.keywords)
+    return call, f"{ast.unparse(call.func)}(*[g.dropna() for _, g in {grouping}[{column!r}]]{keywords})"
