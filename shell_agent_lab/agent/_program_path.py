@@ -29,9 +29,9 @@ from ..answers.values import Taken, take_values
 from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_message, write_answer, write_part
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
-from ..answers.program_repairs import distinct_counter
-from ._program_attempt import (REDRAW_TEMPERATURE, Mended, draft, first_messages, mend, program_shape, retry_messages,
-                               run_mended)
+from ..answers.program_repairs import distinct_counter, reduced_whole
+from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, draft, first_messages, mend, program_shape,
+                               retry_messages, run_mended)
 from ._types import ToolActivity
 
 __all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "program_failed", "step_summary", "cell_code",
@@ -200,13 +200,20 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
 
         ran = run_mended(mended, views=views, frames=frames, run_program=run_program, timeout=timeout,
                          on_start=started_run)
+        whole = _reduced_whole(spec, ran, mended) if ran.error is None else None
+        if whole is not None:
+            # one value asked, many came out of ``a - b.mean()``: the same program, reduced whole
+            again = run_mended(whole, views=views, frames=frames, run_program=run_program, timeout=timeout)
+            if again.error is None and not _many(spec, _taken(spec, again)) and (
+                    len(_taken(spec, again).values) >= len(_taken(spec, ran).values)):
+                mended, ran = whole, again
         error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
         outcome.attempts.append({"code": ran.code, "error": error, "output": ran.run.stdout, "seconds": ran.run.seconds,
                                  "helpers": import_line(dict(mended.helpers)), "redrawn": redrawn})
         if on_step:
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
         if error is None:
-            taken = take_values(spec, getattr(ran.run, "values", None) or {}, ran.run.stdout)
+            taken = _taken(spec, ran)
             off = off_column(spec, taken, frames, named=columns_named(mended.body, columns), converted=converted)
             if _answered(taken, spec, ran.run.stdout) and (
                     kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
@@ -239,6 +246,34 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         outcome.error = None
     outcome.seconds = clock() - started
     return outcome
+
+
+def _taken(spec: AnswerSpec, ran: Ran) -> Taken:
+    return take_values(spec, getattr(ran.run, "values", None) or {}, ran.run.stdout)
+
+
+#: kinds of part that are one value (a list of them is a column, not a statistic)
+_ONE_VALUE = frozenset({"number", "count", "yesno"})
+
+
+def _many(spec: AnswerSpec, taken: Taken) -> list[str]:
+    """The parts asked as one value that came out as several."""
+    return [p.name for p in spec.parts if p.kind in _ONE_VALUE
+            and isinstance(taken.values.get(p.name), (list, tuple)) and len(taken.values[p.name]) > 1]
+
+
+def _reduced_whole(spec: AnswerSpec, ran: Ran, mended: Mended) -> Mended | None:
+    """``mended`` with the reductions of last operands written over the whole operation
+    (:func:`..answers.program_repairs.reduced_whole`) in what computes each part asked as one
+    value that came out as many; None when no part did, or nothing there is such a reduction."""
+    many = _many(spec, _taken(spec, ran))
+    if not many:
+        return None
+    body, changed = reduced_whole(mended.body, many)
+    if not changed:
+        return None
+    log.info("reductions of a last operand written over the whole operation: %s", changed)
+    return Mended(body, mended.helpers)
 
 
 #: what a user can do when no program answered

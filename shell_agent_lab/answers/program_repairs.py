@@ -28,15 +28,20 @@
   such columns; when a run fails, the same program runs once more with the flag columns it names
   (and never compares with one of their values) read as booleans by the preamble, with no new
   request to the model.
+- **A reduction bound to the last operand only.** ``a - b.mean()`` subtracts one mean from each
+  of ``a``'s values, ``(m1) & (m2).sum()`` ands a mask with a count: method calls bind tighter
+  than operators, and the program meant ``(a - b).mean()``. When a part asked as one value came
+  out as many, the expressions it is computed from are written with the reduction over the
+  whole operation (:func:`reduced_whole`) and the program runs again, with no new request.
 """
 from __future__ import annotations
 
 import ast
 import functools
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
-           "grouped_reductions", "sampled_groups", "distinct_counter", "GROUPS_AT_MOST"]
+           "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -284,13 +289,16 @@ def grouped_reductions(code: str, label: str | None) -> tuple[str, list[str]]:
     return _rewrite(code, edit, f"one column reduced, then asked per {label!r} → grouped by it")
 
 
-def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str) -> tuple[str, list[str]]:
-    """``code`` with the (node, text) ``edit`` gives for any node of it written in, and one
-    ``line N: why`` per edit; as it is, with none, when nothing is edited or it does not parse."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return code, []
+def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str,
+             tree: ast.Module | None = None) -> tuple[str, list[str]]:
+    """``code`` with the (node, text) ``edit`` gives for any node of it (``tree``, when parsed
+    already) written in, and one ``line N: why`` per edit; as it is, with none, when nothing is
+    edited or it does not parse."""
+    if tree is None:
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            return code, []
     edits = [found for found in map(edit, ast.walk(tree)) if found is not None]
     changed = [f"line {where.lineno}: {why}" for where, _ in edits]
     return (_replaced(code, edits), changed) if edits else (code, [])
@@ -403,3 +411,66 @@ def _over_groups(call: ast.Call, grouping: str, column: str) -> tuple[ast.expr, 
     ``<frame>.groupby(…)`` text, its keywords kept."""
     keywords = "".join(f", {ast.unparse(k)}" for k in call.keywords)
     return call, f"{ast.unparse(call.func)}(*[g.dropna() for _, g in {grouping}[{column!r}]]{keywords})"
+
+
+#: reductions whose call on an operation's last operand was meant for the whole operation
+_WHOLE = _REDUCTIONS | {"std", "var", "prod"}
+
+
+def _feeding(tree: ast.Module, parts: Collection[str]) -> list[ast.expr]:
+    """The expressions the values of ``parts`` are computed from: their entries in the
+    ``answer = {…}`` dict, the values assigned to the names those read, and so on back up."""
+    roots: list[ast.expr] = []
+    assigns: list[tuple[set[str], ast.expr]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+        if "answer" in names and isinstance(node.value, ast.Dict):
+            roots += [v for k, v in zip(node.value.keys, node.value.values)
+                      if isinstance(k, ast.Constant) and k.value in parts]
+        else:
+            assigns.append((names, node.value))
+    pending = [n.id for r in roots for n in ast.walk(r) if isinstance(n, ast.Name)]
+    wanted = set(pending)
+    while pending:
+        name = pending.pop()
+        for names, value in assigns:
+            if name in names and all(value is not r for r in roots):
+                roots.append(value)
+                read = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} - wanted
+                wanted |= read
+                pending += read
+    return roots
+
+
+def reduced_whole(code: str, parts: Collection[str]) -> tuple[str, list[str]]:
+    """``code`` with each operation whose last operand alone is reduced (``a - b.mean()``,
+    ``(m1) & (m2).sum()``) written with the reduction over the whole operation
+    (``(a - b).mean()``), in the expressions the values of ``parts`` are computed from; and
+    where. Meant for parts asked as one value that came out as many: the rewrite gives each of
+    them one value."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    scope = {id(n) for root in _feeding(tree, parts) for n in ast.walk(root)}
+    inside: set[int] = set()          # nodes within an operation already rewritten
+
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if id(node) not in scope or id(node) in inside or not isinstance(node, ast.BinOp):
+            return None
+        last = node.right
+        if not (isinstance(last, ast.Call) and isinstance(last.func, ast.Attribute) and last.func.attr in _WHOLE
+                and not last.args and node.lineno == node.end_lineno):
+            return None
+        first = node.left
+        if isinstance(first, ast.Constant) or (isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute)
+                                               and first.func.attr in _WHOLE):
+            return None               # a number and a reduction, or two reductions: one value already
+        inside.update(id(n) for n in ast.walk(node))
+        operation = ast.BinOp(left=first, op=node.op, right=last.func.value)
+        keywords = ", ".join(ast.unparse(k) for k in last.keywords)
+        return node, f"({ast.unparse(operation)}).{last.func.attr}({keywords})"
+
+    return _rewrite(code, edit, "a reduction of the last operand alone → of the whole operation", tree)

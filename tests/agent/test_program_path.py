@@ -522,3 +522,15 @@ def test_a_column_reduced_to_one_number_then_asked_for_its_label_runs_per_value_
     r = agent.run("Which region sold the most units?")
     assert r.error is None and r.text.endswith("West")
     assert len(backend.requests) == 1                 # mended, not sent back
+
+
+def test_a_reduction_bound_to_the_last_operand_alone_runs_again_over_the_whole_operation(program_agent):
+    code = ("gap = sales['units'] - sales['Price (USD)'].mean()\n"
+            "answer = {'gap': round(gap, 2)}")
+    backend = ScriptedBackend([_program(code)])
+    agent, _ = program_agent(backend)
+    r = agent.run("On average, by how much do units fall short of the price? Format: @gap[value], 2 decimals")
+    assert len(backend.requests) == 1                    # mended by code, not asked again
+    assert r.text == "@gap[-426.92]", r.text             # the rows with a price: (3-1200.5 + 5-80 + 7-15.25) / 3
+    [activity] = r.tool_activity
+    assert "gap = (sales_view['units'] - sales_view['Price (USD)']).mean()" in activity.ran["code"][0]

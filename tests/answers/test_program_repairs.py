@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from shell_agent_lab.analysis.engine import MISSING_MARKERS
-from shell_agent_lab.answers.program_repairs import fitted_unpacks, flag_columns, flags_used, mended_calls
+from shell_agent_lab.answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, mended_calls,
+                                                     reduced_whole)
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -185,3 +186,38 @@ def test_the_split_program_computes_the_test_over_the_groups():
     scope = {"df": _SURVEY}
     exec(sampled_groups(means, distinct_counter({"df": _SURVEY}))[0], scope)   # noqa: S102
     assert scope["f"] == pytest.approx(expected.statistic)
+
+
+@pytest.mark.parametrize("code, whole", [
+    ("lead = polls['clinton'] - polls['trump'].mean()\nanswer = {'lead': round(lead, 2)}",
+     "lead = (polls['clinton'] - polls['trump']).mean()\nanswer = {'lead': round(lead, 2)}"),
+    ("n = (w['month'] == 7) & (w['temp'] > 85) & (w['humid'] > 60).sum()\nanswer = {'n': n}",
+     "n = ((w['month'] == 7) & (w['temp'] > 85) & (w['humid'] > 60)).sum()\nanswer = {'n': n}"),
+    ("d = a['x'] / b['y'].median(skipna=True)\nm = d\nanswer = {'m': m}",      # followed back through names
+     "d = (a['x'] / b['y']).median(skipna=True)\nm = d\nanswer = {'m': m}"),
+    ("answer = {'gap': df.a - df.b.mean() - df.c.mean()}",                    # one rewrite, the outermost
+     "answer = {'gap': (df.a - df.b.mean() - df.c).mean()}"),
+])
+def test_a_reduction_of_the_last_operand_alone_is_taken_over_the_whole_operation(code, whole):
+    mended, changed = reduced_whole(code, ["lead", "n", "m", "gap"])
+    assert mended == whole
+    assert [c.split(": ", 1)[1] for c in changed] == ["a reduction of the last operand alone → of the whole operation"]
+
+
+@pytest.mark.parametrize("code", [
+    "answer = {'z': df['x'] - df['x'].mean()}",                               # a part not named: left alone
+    "answer = {'lead': df.a.max()}\nother = df.a - df.b.sum()",             # not what computes the part
+    "answer = {'lead': df['a'].sum() / df['b'].sum()}",                       # two reductions: one value
+    "answer = {'lead': 100 * df['a'].mean()}",                                # a number times a reduction
+    "answer = {'lead': df['a'].mean()",                                       # does not parse
+])
+def test_reductions_outside_the_parts_that_came_out_as_many_values_are_left_as_written(code):
+    assert reduced_whole(code, ["lead"]) == (code, [])
+
+
+def test_the_whole_reduction_computes_what_the_program_meant():
+    frame = pd.DataFrame({"a": [3.0, 5.0, 10.0], "b": [1.0, 2.0, 3.0]})
+    code, _ = reduced_whole("lead = frame['a'] - frame['b'].mean()\nanswer = {'lead': lead}", ["lead"])
+    scope = {"frame": frame}
+    exec(code, scope)
+    assert scope["answer"]["lead"] == pytest.approx(4.0)
