@@ -21,34 +21,10 @@ from .spec import ANSWER, PROSE, AnswerSpec, Part
 from .values import ANSWER_VARIABLE
 
 __all__ = ["loads_data", "answer_instruction", "FrameView", "describe_frames", "preamble", "with_preamble", "program_prompt", "retry_prompt", "extract_code", "answer_bound_at", "own_frames",
-           "with_imports", "repaired", "retyped", "SYSTEM_PROMPT", "IDIOMS"]
-
-#: pandas idioms a small model gets wrong when it writes them unprompted, each as (what it
-#: does, the code over a frame ``df``); the system prompt shows them (it is the same for every
-#: question, so the server's prompt cache holds it), and a test runs every one
-IDIOMS: tuple[tuple[str, str], ...] = (
-    ("Rows that meet conditions: one mask, each condition in parentheses; count them with len()",
-     "n = len(df[(df['a'] == 'x') & (df['b'] > 3)])"),
-    ("A method applies only to what is just before it; the mean of the differences",
-     "d = (df['b'] - df['v']).mean()"),
-    ("Per group, then the top one or three",
-     "totals = df.groupby('g')['v'].sum(); best = totals.idxmax(); top3 = totals.nlargest(3).index.tolist()"),
-    ("Only the groups with at least 2 rows",
-     "kept = df.groupby('g').filter(lambda rows: len(rows) >= 2)"),
-    ("One value per entity and year, compared between two years",
-     "wide = df.pivot_table(index='entity', columns='year', values='v'); gain = wide[2007] - wide[1952]"),
-    ("Missing values: per column; columns with any; rows missing both a and b; rows missing all of them",
-     "per_column = df.isna().sum(); n_columns = int((per_column > 0).sum()); "
-     "both = int((df['a'].isna() & df['b'].isna()).sum()); all_missing = int(df[['a', 'b']].isna().all(axis=1).sum())"),
-    ("The percentage of each group's rows whose value is 'Yes'",
-     "rate = df.groupby('g')['c'].apply(lambda s: (s == 'Yes').mean() * 100)"),
-    ("A test from scipy.stats gives a statistic and a p-value",
-     "stat, p = stats.ttest_ind(df.loc[df['g'] == 'u', 'v'], df.loc[df['g'] == 'w', 'v'])"),
-)
+           "with_imports", "repaired", "retyped", "SYSTEM_PROMPT"]
 
 SYSTEM_PROMPT = ("You are an expert data analyst who answers questions about pandas DataFrames by writing "
-                 "short, correct Python programs.\n\nIdioms that keep a program right:\n"
-                 + "\n".join(f"- {what}:\n  {code}" for what, code in IDIOMS))
+                 "short, correct Python programs.")
 
 _MAX_COLUMNS = 60
 _NOT_VALUES = frozenset({"", "nan", "NaN", "None", "NaT", "<NA>", "null", "NULL"})

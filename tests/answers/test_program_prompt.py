@@ -166,26 +166,3 @@ def test_a_reply_read_in_pieces_is_done_where_the_whole_reply_is():
         if streamed is None:
             streamed = answer_bound_at(text)
         assert streamed == whole, text
-
-
-def test_every_idiom_the_system_prompt_shows_runs_and_computes_what_it_says():
-    from scipy import stats
-
-    from shell_agent_lab.answers.program_prompt import IDIOMS, SYSTEM_PROMPT
-
-    df = pd.DataFrame({"a": ["x", "x", None, "y", None], "b": [4.0, 2.0, None, 5.0, 7.0],
-                       "v": [1.0, 2.0, 3.0, 4.0, 5.0], "g": ["u", "u", "w", "w", "w"],
-                       "c": ["Yes", "No", "Yes", "Yes", "No"], "entity": ["p", "p", "q", "q", "r"],
-                       "year": [1952, 2007, 1952, 2007, 1952]})
-    scope: dict = {"df": df, "pd": pd, "np": np, "stats": stats}
-    for what, code in IDIOMS:
-        assert f"- {what}:\n  {code}" in SYSTEM_PROMPT
-        exec(code, scope)
-    assert scope["n"] == 1                                   # 'x' with b above 3
-    assert scope["d"] == pytest.approx((3 + 0 + 1 + 2) / 4)   # the row without b left out
-    assert (scope["best"], scope["top3"]) == ("w", ["w", "u"])
-    assert len(scope["kept"]) == 5
-    assert scope["gain"].dropna().to_dict() == {"p": 1.0, "q": 1.0}
-    assert (scope["n_columns"], scope["both"], scope["all_missing"]) == (2, 1, 1)
-    assert scope["rate"].round(2).to_dict() == {"u": 50.0, "w": pytest.approx(66.67)}
-    assert 0 <= scope["p"] <= 1
