@@ -218,12 +218,28 @@ def _unpack(statement: ast.stmt) -> str | None:
     if not (isinstance(statement, ast.Assign) and statement.targets
             and isinstance(statement.targets[0], (ast.Tuple, ast.List)) and isinstance(statement.value, ast.Call)):
         return None
-    func = statement.value.func
+    call = statement.value
+    func = call.func
     callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    names = [ast.unparse(e) for e in statement.targets[0].elts]
+    count = _field_count(callee, call)
+    if count is not None and len(names) > count:
+        # the model unpacks into the answer's parts: the line as it takes it, the rest on their own
+        rest, lines = ", ".join(names[count:]), "a line of its own" if len(names) - count == 1 else "lines of their own"
+        return (f"{callee} gives {_FIELDS[callee]}: write `{', '.join(names[:count])} = {ast.unparse(call)}`, "
+                f"then compute {rest} from {'them' if count > 1 else 'it'} on {lines}")
     if callee in _FIELDS:
         return f"{callee} gives {_FIELDS[callee]}: unpack exactly those, or keep the result and read its fields"
     return (f"{callee or 'that call'} does not give {len(statement.targets[0].elts)} values: keep its result in "
             "one name, print it, and read its fields")
+
+
+def _field_count(callee: str, call: ast.Call) -> int | None:
+    """How many values ``call`` gives: its fields, or a polynomial fit's degree plus one."""
+    if callee == "polyfit":
+        degree = call.args[2] if len(call.args) > 2 else next((k.value for k in call.keywords if k.arg == "deg"), None)
+        return degree.value + 1 if isinstance(degree, ast.Constant) and isinstance(degree.value, int) else None
+    return len(_FIELDS[callee].split(", ")) if callee in _FIELDS and callee != "polyfit" else None
 
 
 # -- TypeError -----------------------------------------------------------------------------------

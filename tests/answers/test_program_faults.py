@@ -85,7 +85,18 @@ def test_unpacking_a_call_names_what_it_gives():
     source = "from scipy import stats\nt, p, df = stats.ttest_ind([1, 2, 3], [2, 3, 5])"
     exc, hint = run(source)
     assert isinstance(exc, ValueError)
-    assert hint == "ttest_ind gives statistic, pvalue: unpack exactly those, or keep the result and read its fields"
+    assert hint == ("ttest_ind gives statistic, pvalue: write `t, p = stats.ttest_ind([1, 2, 3], [2, 3, 5])`, "
+                    "then compute df from them on a line of its own")
+    _, hint = run("from scipy import stats\nt = stats.ttest_ind([1, 2, 3], [2, 3, 5], equal_var=False)\n"
+                  "a, b, c, d = stats.ttest_ind([1, 2, 3], [2, 3, 5])")
+    assert hint == ("ttest_ind gives statistic, pvalue: write `a, b = stats.ttest_ind([1, 2, 3], [2, 3, 5])`, "
+                    "then compute c, d from them on lines of their own")
+    _, hint = run("import numpy as np\nslope, intercept, r2 = np.polyfit([1, 2, 3], [2, 4, 7], deg=1)")
+    assert hint.endswith("write `slope, intercept = np.polyfit([1, 2, 3], [2, 4, 7], deg=1)`, "
+                         "then compute r2 from them on a line of its own")
+    _, hint = run("from scipy import stats\nslope, intercept = stats.linregress([1, 2, 3], [2, 4, 7])")
+    assert hint == ("linregress gives slope, intercept, rvalue, pvalue, stderr: unpack exactly those, or keep "
+                    "the result and read its fields")                  # too few names: which field each meant is unknown
     del stats
 
 
