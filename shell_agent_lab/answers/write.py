@@ -146,6 +146,12 @@ def _name(part: Part) -> str:
     return "the answer" if part.name == ANSWER else part.name
 
 
+def _one_name_over(value: Any) -> bool:
+    """A list of two or more texts that are all the same one."""
+    return (isinstance(value, (list, tuple)) and len(value) > 1 and isinstance(value[0], str)
+            and all(v == value[0] for v in value))
+
+
 def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None = None) -> str | None:
     """What the model is told when a value is clearly of the wrong kind, does not fit the data
     (``off``: part name → what did not fit, from :func:`.column_values.off_column`), or a part
@@ -158,7 +164,12 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
         elif part.name in taken.values:
             written = write_part(taken.values[part.name], part)
             value = taken.values[part.name]
-            if written.clear and isinstance(value, (list, tuple)):
+            if _one_name_over(value):
+                # the first rows' label repeated: what was ranked was not one value per label
+                told.append(f"{_name(part)} came out as one name {len(value)} times ({value[0]!r}), but the question "
+                            f"asks for {len(value)} different ones: compute one value for each of them first "
+                            "(group by the column that names them), then take the ones asked for")
+            elif written.clear and isinstance(value, (list, tuple)):
                 shown = ", ".join(_item(v, part) for v in value[:3])
                 told.append(f"{_name(part)} came out as {len(value)} values ({shown}, …), but the question asks "
                             f"for {_describe(part)}: compute the one value it asks for from them")

@@ -386,3 +386,13 @@ def test_a_column_of_values_where_one_number_was_asked_is_shown_with_a_note_and_
     # a few numbers for a part described as numbers: a note, no retry
     few = take_values(spec, {"answer": {"n_polls": 2, "mean_lead": [1.5, 2.5]}})
     assert retry_message(spec, few) is None
+
+
+def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
+    spec = read_spec("Which three countries gained the most?\nFormat: @top_3[country1, country2, country3]")
+    told = retry_message(spec, take_values(spec, {"answer": {"top_3": ["Oman", "Oman", "Oman"]}})) or ""
+    assert "came out as one name 3 times ('Oman')" in told and "3 different ones" in told
+    out = write_answer(spec, take_values(spec, {"answer": {"top_3": ["Oman", "Oman", "Oman"]}}))
+    assert "Oman, Oman, Oman" in out.text                                   # shown, never dropped
+    for fine in (["Oman", "Chad", "Oman"], ["Oman"], [1.0, 1.0]):
+        assert retry_message(spec, take_values(spec, {"answer": {"top_3": fine}})) is None
