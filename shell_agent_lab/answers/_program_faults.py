@@ -179,6 +179,10 @@ def _key(exc: KeyError, tables: Mapping[str, pd.DataFrame], statement: ast.stmt 
             owner = next(n for n, f in tables.items() if key in f.columns)
             return (f"{key!r} is a column of {owner} but not of {var}, whose columns are: "
                     f"{', '.join(columns[:_MAX_NAMES * 3])}")
+        if columns and key not in columns and var not in tables:
+            # a frame the program made: its columns are named as pandas named them, not as meant
+            return (f"{var} has no column {key!r}; its columns are: {', '.join(columns[:_MAX_NAMES * 3])} "
+                    "(a key grouped by a column's values keeps that column's name)")
     every = [str(c) for f in tables.values() for c in f.columns]
     near = _near(key, every)
     if near and key not in every:

@@ -37,6 +37,15 @@ def test_one_true_or_false_used_as_a_row_mask():
     assert "frame.groupby('g').filter(lambda rows: len(rows) >= n)" in hint
 
 
+def test_a_key_a_frame_the_program_made_lacks_names_that_frames_columns():
+    weather = pd.DataFrame({"date": pd.to_datetime(["2014-01-02", "2014-02-03", "2014-02-04"]),
+                            "precipitation": [1.0, 2.0, 3.0]})
+    exc, hint = run("monthly = weather.groupby(weather['date'].dt.month)['precipitation'].sum().reset_index()\n"
+                    "month = monthly['month'].max()", {"weather": weather})
+    assert isinstance(exc, KeyError)
+    assert hint.startswith("monthly has no column 'month'; its columns are: date, precipitation")
+
+
 def test_a_key_of_another_frame_and_a_near_miss():
     _, hint = run("sub = penguins[['island']]\nprint(sub['species'])")
     assert hint.startswith("'species' is a column of penguins but not of sub, whose columns are: island")
