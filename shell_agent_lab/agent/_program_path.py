@@ -257,9 +257,15 @@ _ONE_VALUE = frozenset({"number", "count", "yesno"})
 
 
 def _many(spec: AnswerSpec, taken: Taken) -> list[str]:
-    """The parts asked as one value that came out as several."""
-    return [p.name for p in spec.parts if p.kind in _ONE_VALUE
-            and isinstance(taken.values.get(p.name), (list, tuple)) and len(taken.values[p.name]) > 1]
+    """The parts asked as one value that came out as several: a list, or a Series too long to
+    come back as one (its text, ending in pandas' ``Length: n, dtype: …`` footer)."""
+    def several(value: Any) -> bool:
+        if isinstance(value, (list, tuple)):
+            return len(value) > 1
+        last = value.rstrip().rsplit("\n", 1)[-1] if isinstance(value, str) else ""
+        return "Length: " in last and SERIES_FOOTER.match(last) is not None
+
+    return [p.name for p in spec.parts if p.kind in _ONE_VALUE and several(taken.values.get(p.name))]
 
 
 def _reduced_whole(spec: AnswerSpec, ran: Ran, mended: Mended) -> Mended | None:

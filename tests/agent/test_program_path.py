@@ -534,3 +534,12 @@ def test_a_reduction_bound_to_the_last_operand_alone_runs_again_over_the_whole_o
     assert r.text == "@gap[-426.92]", r.text             # the rows with a price: (3-1200.5 + 5-80 + 7-15.25) / 3
     [activity] = r.tool_activity
     assert "gap = (sales_view['units'] - sales_view['Price (USD)']).mean()" in activity.ran["code"][0]
+
+
+def test_a_count_of_a_mask_written_on_its_last_condition_alone_runs_again_counting_the_whole_mask(program_agent):
+    frame = pd.DataFrame({"month": [7] * 300 + [8] * 300, "temp": [90.0, 80.0] * 300})
+    code = "hot = (sales['month'] == 7) & (sales['temp'] > 85).sum()\nanswer = {'hot': hot}"
+    backend = ScriptedBackend([_program(code)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("How many July rows are above 85? Format: @hot[n], an integer")
+    assert len(backend.requests) == 1 and r.text == "@hot[150]", r.text    # 600 flags came back as text
