@@ -218,7 +218,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             if _answered(taken, spec, ran.run.stdout) and (
                     kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
                 kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off)
-            told = retry_message(spec, taken, off)
+            told = retry_message(spec, taken, off, code=mended.body)
             if _answered(taken, spec, ran.run.stdout) and (told is None or not taken.any):
                 break            # prose printed without binding `answer`: what it printed answers
             error = told or ("it computed no value: end the program by binding `answer` as asked"

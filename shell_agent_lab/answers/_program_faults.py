@@ -23,12 +23,12 @@ import ast
 import difflib
 from collections.abc import Mapping
 from types import ModuleType, TracebackType
-from typing import Any
+from typing import Any, Collection
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["PROGRAM_FILENAME", "fault_hint", "failing_line", "traceback_line"]
+__all__ = ["PROGRAM_FILENAME", "fault_hint", "failing_line", "traceback_line", "unpacked_fields"]
 
 #: the file name the program's code carries
 PROGRAM_FILENAME = "<program>"
@@ -244,6 +244,35 @@ def _field_count(callee: str, call: ast.Call) -> int | None:
         degree = call.args[2] if len(call.args) > 2 else next((k.value for k in call.keywords if k.arg == "deg"), None)
         return degree.value + 1 if isinstance(degree, ast.Constant) and isinstance(degree.value, int) else None
     return len(_FIELDS[callee].split(", ")) if callee in _FIELDS and callee != "polyfit" else None
+
+
+def unpacked_fields(code: str, names: Collection[str]) -> str | None:
+    """What to tell the model when ``names`` (parts whose values did not fit) are bound by
+    unpacking a call whose fields are known, by position: the model names them after the
+    answer's parts (``chi2, dof, independent, _ = chi2_contingency(t)`` binds ``dof`` to the
+    p-value). Says which field each got, and the line written with the fields' own names."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)
+                and isinstance(node.targets[0], (ast.Tuple, ast.List))):
+            continue
+        func = node.value.func
+        callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        fields = (["slope", "intercept"] if callee == "polyfit" and _field_count(callee, node.value) == 2
+                  else _FIELDS[callee].split(", ") if callee in _FIELDS and callee != "polyfit" else [])
+        targets = [ast.unparse(e) for e in node.targets[0].elts]
+        if len(targets) != len(fields):
+            continue
+        got = [(t, f) for t, f in zip(targets, fields) if t in names and t != f]
+        if got:
+            line = f"{', '.join(fields)} = {ast.unparse(node.value)}"
+            which = "; ".join(f"{t} is its {f}" for t, f in got)
+            return (f"{callee} gives {', '.join(fields)}, in that order, so {which}: write `{line}`, then bind "
+                    f"{', '.join(t for t, _ in got)} from those fields")
+    return None
 
 
 # -- TypeError -----------------------------------------------------------------------------------

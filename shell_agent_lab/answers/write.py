@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ._program_faults import unpacked_fields
 from .column_values import Miss
 from .compose import SERIES_FOOTER, Composed, _listed, _number, _unwrap, plain_number
 from .numbers import humane_numbers
@@ -152,10 +153,12 @@ def _one_name_over(value: Any) -> bool:
             and all(v == value[0] for v in value))
 
 
-def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None = None) -> str | None:
+def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None = None,
+                  code: str = "") -> str | None:
     """What the model is told when a value is clearly of the wrong kind, does not fit the data
     (``off``: part name → what did not fit, from :func:`.column_values.off_column`), or a part
-    got no value while others did (None when nothing calls for a retry)."""
+    got no value while others did (None when nothing calls for a retry). With the program's
+    ``code``: which field of a call each such part got, when it was bound by unpacking one."""
     told = []
     off = off or {}
     for part in spec.parts:
@@ -188,7 +191,11 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
         return None
     nan = any("NaN" in taken.missing.get(p.name, "") for p in spec.parts)
     extra = f" {NAN_ADVICE}" if nan else ""
-    return "; ".join(told) + "." + extra
+    # parts bound by position from a call's fields, named after the answer's parts
+    unfit = {p.name for p in spec.parts if p.name in off or p.name in taken.missing
+             or (p.name in taken.values and write_part(taken.values[p.name], p).clear)}
+    positions = unpacked_fields(code, unfit) if code else None
+    return "; ".join(told) + "." + (f" {positions}." if positions else "") + extra
 
 
 def _body(printed: str, spec: AnswerSpec, limit: int = 20) -> str:

@@ -396,3 +396,18 @@ def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
     assert "Oman, Oman, Oman" in out.text                                   # shown, never dropped
     for fine in (["Oman", "Chad", "Oman"], ["Oman"], [1.0, 1.0]):
         assert retry_message(spec, take_values(spec, {"answer": {"top_3": fine}})) is None
+
+
+def test_parts_bound_by_position_from_a_calls_fields_go_back_saying_which_field_each_got():
+    spec = read_spec("Is vote independent of sex? Format: @chi2[value] @dof[n] @independent[yes/no], n an integer")
+    code = ("chi2, dof, independent, _ = chi2_contingency(table)\n"
+            "answer = {'chi2': chi2, 'dof': dof, 'independent': independent}")
+    taken = take_values(spec, {"answer": {"chi2": 70.61, "dof": 3.1564e-15, "independent": 3}})
+    told = retry_message(spec, taken, code=code) or ""
+    assert "dof came out as 3.1564e-15" in told
+    assert ("chi2_contingency gives chi2, p, dof, expected, in that order, so dof is its p; independent is its "
+            "dof: write `chi2, p, dof, expected = chi2_contingency(table)`, then bind dof, independent from those "
+            "fields.") in told
+    right = take_values(spec, {"answer": {"chi2": 70.61, "dof": 3, "independent": "no"}})
+    assert retry_message(spec, right, code=code) is None          # fitting values: nothing to say
+    assert "in that order" not in (retry_message(spec, taken) or "")   # no code, no fields
