@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping
 from ..answers.column_values import Miss, columns_named, off_column, unmatched_values
 from ..answers.compose import SERIES_FOOTER, Composed
 from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
-from ..answers.values import Taken, take_values
+from ..answers.values import NAN_REASON, Taken, take_values
 from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_message, write_answer, write_part
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
@@ -219,7 +219,9 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                     kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
                 kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off)
             told = retry_message(spec, taken, off, code=mended.body)
-            if _answered(taken, spec, ran.run.stdout) and (told is None or not taken.any):
+            # a value bound as NaN goes back even when its sentence was printed ("… was nan")
+            nan = NAN_REASON in taken.missing.values()
+            if _answered(taken, spec, ran.run.stdout) and (told is None or not (taken.any or nan)):
                 break            # prose printed without binding `answer`: what it printed answers
             error = told or ("it computed no value: end the program by binding `answer` as asked"
                              if not taken.missing else "; ".join(sorted(set(taken.missing.values()))))

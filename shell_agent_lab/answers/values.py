@@ -16,7 +16,10 @@ from typing import Any, Mapping
 from .spec import LINE, AnswerSpec, Part
 from .templates import object_values
 
-__all__ = ["Taken", "take_values", "ANSWER_VARIABLE"]
+__all__ = ["Taken", "take_values", "ANSWER_VARIABLE", "NAN_REASON"]
+
+#: why a part bound as NaN has no value (a retry is told so, and told to drop missing values)
+NAN_REASON = "it came out as NaN: the values it used hold missing values"
 
 #: the variable a program binds its answer to
 ANSWER_VARIABLE = "answer"
@@ -126,7 +129,7 @@ def take_values(spec: AnswerSpec, values: Mapping[str, Any] | None, printed: str
             missing[part.name] = (f"the program set no value for {part.name}" if ANSWER_VARIABLE in values
                                   else "the program bound no answer")
         elif _is_nan(found[part.name]):
-            missing[part.name] = "it came out as NaN: the values it used hold missing values"
+            missing[part.name] = NAN_REASON
         else:
             taken[part.name] = found[part.name]
     return Taken(taken, missing, source)

@@ -18,7 +18,7 @@ from .compose import SERIES_FOOTER, Composed, _listed, _number, _unwrap, plain_n
 from .numbers import humane_numbers
 from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
 from .templates import object_line, object_values
-from .values import Taken
+from .values import NAN_REASON, Taken
 
 __all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "NOT_COMPUTED", "NAN_ADVICE"]
 
@@ -185,7 +185,8 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
                 where = f" (from column {part.column!r})" if part.column else ""
                 told.append(f"{_name(part)} came out as {written.text}, but the question asks for {what}: bind "
                             f"{_describe(part)}{where}, not a row label, an id or a count")
-        elif part.name in taken.missing and (taken.values or spec.style != "prose"):
+        elif part.name in taken.missing and (taken.values or spec.style != "prose"
+                                             or taken.missing[part.name] == NAN_REASON):
             told.append(f"{_name(part)}: {taken.missing[part.name]}")
     if not told:
         return None

@@ -543,3 +543,20 @@ def test_a_count_of_a_mask_written_on_its_last_condition_alone_runs_again_counti
     agent, _ = program_agent(backend, frame=frame)
     r = agent.run("How many July rows are above 85? Format: @hot[n], an integer")
     assert len(backend.requests) == 1 and r.text == "@hot[150]", r.text    # 600 flags came back as text
+
+
+def test_a_prose_answer_bound_as_nan_goes_back_though_its_sentence_was_printed(program_agent):
+    frame = pd.DataFrame({"Indicator Name": ["Fertility rate, total (births per woman)"] * 3,
+                          "2000": [1.5, 2.5, 4.0]})
+    none = ("answer = rates[rates['Indicator Name'] == 'Fertility rate (births per 1,000 people)']['2000'].median()\n"
+            "print('The median fertility rate in 2000 was', answer)")
+    some = ("answer = rates['2000'].median()\n"
+            "print('The median fertility rate in 2000 was', answer)")
+    backend = ScriptedBackend([_program(none), _program(some)])
+    agent, namespace = program_agent(backend, frame=frame)
+    namespace["rates"] = namespace.pop("sales")
+    r = agent.run("What was the median fertility rate in 2000?")
+    assert len(backend.requests) == 2
+    told = backend.requests[1].messages[-1].content
+    assert "'Fertility rate (births per 1,000 people)'" in told and "births per woman" in told   # what selected nothing
+    assert "2.5" in r.text and "nan" not in r.text.lower(), r.text
