@@ -218,14 +218,22 @@ def _name(exc: NameError, tables: Mapping[str, pd.DataFrame]) -> str | None:
 
 
 # -- ValueError on unpacking ---------------------------------------------------------------------
-def _unpack(statement: ast.stmt) -> str | None:
+def _unpacking(statement: ast.AST) -> tuple[str, ast.Call, list[str]] | None:
+    """(the function's name, the call, the names as written) of ``a, b = f(…)``; None for any
+    other statement."""
     if not (isinstance(statement, ast.Assign) and statement.targets
             and isinstance(statement.targets[0], (ast.Tuple, ast.List)) and isinstance(statement.value, ast.Call)):
         return None
-    call = statement.value
-    func = call.func
+    func = statement.value.func
     callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    names = [ast.unparse(e) for e in statement.targets[0].elts]
+    return callee, statement.value, [ast.unparse(e) for e in statement.targets[0].elts]
+
+
+def _unpack(statement: ast.stmt) -> str | None:
+    unpacking = _unpacking(statement)
+    if unpacking is None:
+        return None
+    callee, call, names = unpacking
     count = _field_count(callee, call)
     if count is not None and len(names) > count:
         # the model unpacks into the answer's parts: the line as it takes it, the rest on their own
@@ -234,7 +242,7 @@ def _unpack(statement: ast.stmt) -> str | None:
                 f"then compute {rest} from {'them' if count > 1 else 'it'} on {lines}")
     if callee in _FIELDS:
         return f"{callee} gives {_FIELDS[callee]}: unpack exactly those, or keep the result and read its fields"
-    return (f"{callee or 'that call'} does not give {len(statement.targets[0].elts)} values: keep its result in "
+    return (f"{callee or 'that call'} does not give {len(names)} values: keep its result in "
             "one name, print it, and read its fields")
 
 
@@ -256,19 +264,17 @@ def unpacked_fields(code: str, names: Collection[str]) -> str | None:
     except SyntaxError:
         return None
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call)
-                and isinstance(node.targets[0], (ast.Tuple, ast.List))):
+        unpacking = _unpacking(node) if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if unpacking is None:
             continue
-        func = node.value.func
-        callee = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-        fields = (["slope", "intercept"] if callee == "polyfit" and _field_count(callee, node.value) == 2
+        callee, call, targets = unpacking
+        fields = (["slope", "intercept"] if callee == "polyfit" and _field_count(callee, call) == 2
                   else _FIELDS[callee].split(", ") if callee in _FIELDS and callee != "polyfit" else [])
-        targets = [ast.unparse(e) for e in node.targets[0].elts]
         if len(targets) != len(fields):
             continue
         got = [(t, f) for t, f in zip(targets, fields) if t in names and t != f]
         if got:
-            line = f"{', '.join(fields)} = {ast.unparse(node.value)}"
+            line = f"{', '.join(fields)} = {ast.unparse(call)}"
             which = "; ".join(f"{t} is its {f}" for t, f in got)
             return (f"{callee} gives {', '.join(fields)}, in that order, so {which}: write `{line}`, then bind "
                     f"{', '.join(t for t, _ in got)} from those fields")
