@@ -200,20 +200,21 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
 
         ran = run_mended(mended, views=views, frames=frames, run_program=run_program, timeout=timeout,
                          on_start=started_run)
-        whole = _reduced_whole(spec, ran, mended) if ran.error is None else None
-        if whole is not None:
+        taken = _taken(spec, ran) if ran.error is None else None
+        whole = _reduced_whole(spec, taken, mended) if taken is not None else None
+        if taken is not None and whole is not None:
             # one value asked, many came out of ``a - b.mean()``: the same program, reduced whole
             again = run_mended(whole, views=views, frames=frames, run_program=run_program, timeout=timeout)
-            if again.error is None and not _many(spec, _taken(spec, again)) and (
-                    len(_taken(spec, again).values) >= len(_taken(spec, ran).values)):
-                mended, ran = whole, again
+            taken_again = _taken(spec, again) if again.error is None else None
+            if taken_again is not None and not _many(spec, taken_again) and (
+                    len(taken_again.values) >= len(taken.values)):
+                mended, ran, taken = whole, again, taken_again
         error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
         outcome.attempts.append({"code": ran.code, "error": error, "output": ran.run.stdout, "seconds": ran.run.seconds,
                                  "helpers": import_line(dict(mended.helpers)), "redrawn": redrawn})
         if on_step:
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
-        if error is None:
-            taken = _taken(spec, ran)
+        if taken is not None:
             off = off_column(spec, taken, frames, named=columns_named(mended.body, columns), converted=converted)
             if _answered(taken, spec, ran.run.stdout) and (
                     kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
@@ -270,11 +271,12 @@ def _many(spec: AnswerSpec, taken: Taken) -> list[str]:
     return [p.name for p in spec.parts if p.kind in _ONE_VALUE and several(taken.values.get(p.name))]
 
 
-def _reduced_whole(spec: AnswerSpec, ran: Ran, mended: Mended) -> Mended | None:
+def _reduced_whole(spec: AnswerSpec, taken: Taken, mended: Mended) -> Mended | None:
     """``mended`` with the reductions of last operands written over the whole operation
     (:func:`..answers.program_repairs.reduced_whole`) in what computes each part asked as one
-    value that came out as many; None when no part did, or nothing there is such a reduction."""
-    many = _many(spec, _taken(spec, ran))
+    value that came out as many (of the run's ``taken`` values); None when no part did, or
+    nothing there is such a reduction."""
+    many = _many(spec, taken)
     if not many:
         return None
     body, changed = reduced_whole(mended.body, many)

@@ -161,12 +161,15 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
     ``code``: which field of a call each such part got, when it was bound by unpacking one."""
     told = []
     off = off or {}
+    unfit = set(off) | set(taken.missing)          # parts whose values did not fit, or are none
     for part in spec.parts:
         if part.name in off:
             told.append(f"{_name(part)}: {off[part.name].told}")
         elif part.name in taken.values:
             written = write_part(taken.values[part.name], part)
             value = taken.values[part.name]
+            if written.clear:
+                unfit.add(part.name)
             if _one_name_over(value):
                 # the first rows' label repeated: what was ranked was not one value per label
                 told.append(f"{_name(part)} came out as one name {len(value)} times ({value[0]!r}), but the question "
@@ -190,11 +193,8 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
             told.append(f"{_name(part)}: {taken.missing[part.name]}")
     if not told:
         return None
-    nan = any("NaN" in taken.missing.get(p.name, "") for p in spec.parts)
-    extra = f" {NAN_ADVICE}" if nan else ""
+    extra = f" {NAN_ADVICE}" if NAN_REASON in taken.missing.values() else ""
     # parts bound by position from a call's fields, named after the answer's parts
-    unfit = {p.name for p in spec.parts if p.name in off or p.name in taken.missing
-             or (p.name in taken.values and write_part(taken.values[p.name], p).clear)}
     positions = unpacked_fields(code, unfit) if code else None
     return "; ".join(told) + "." + (f" {positions}." if positions else "") + extra
 
