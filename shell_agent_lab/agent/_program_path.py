@@ -5,7 +5,7 @@ question asks (the program path).
 A code model writes pandas over listed columns better than it writes a JSON tool call, then
 SQL, then retypes numbers. So for a question about the data the model is asked for one program;
 the guarded runner (:mod:`..answers.program_run`) refuses anything that could write or reach
-outside, runs the rest on Copy-on-Write views, and the answer composer
+outside, runs the rest on Copy-on-Write views, and the answer is written by code.
 The stages, each typed and in its own module: the answer spec read once on the turn
 (:mod:`..answers.spec`) → the program asked for, ending by binding ``answer = {part: value}``
 (:mod:`..answers.program_prompt`) → the guarded run (:mod:`..answers.program_run`) → the values
@@ -30,6 +30,7 @@ from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_m
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
 from ..answers.program_repairs import distinct_counter, reduced_whole
+from ..answers.zero_values import zero_parts, zero_reasons
 from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, draft, first_messages, mend, program_shape,
                                retry_messages, run_mended)
 from ._types import ToolActivity
@@ -216,6 +217,10 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
         if taken is not None:
             off = off_column(spec, taken, frames, named=columns_named(mended.body, columns), converted=converted)
+            zero = [p for p in zero_parts(taken.values) if p not in off]
+            if zero:
+                # a difference of one value with itself, or a count over no rows: read from the program
+                off = {**off, **zero_reasons(mended.body, zero, frames, converted=converted)}
             if _answered(taken, spec, ran.run.stdout) and (
                     kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
                 kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off)

@@ -560,3 +560,32 @@ def test_a_prose_answer_bound_as_nan_goes_back_though_its_sentence_was_printed(p
     told = backend.requests[1].messages[-1].content
     assert "'Fertility rate (births per 1,000 people)'" in told and "births per woman" in told   # what selected nothing
     assert "2.5" in r.text and "nan" not in r.text.lower(), r.text
+
+
+def test_a_difference_of_one_value_with_itself_goes_back_naming_its_two_sides(program_agent):
+    frame = pd.DataFrame({"region": ["West", "East", "West", "South"], "units": [3, 5, 9, 2]})
+    itself = ("rate = sales.groupby('region')['units'].mean()\nbest = rate.idxmax()\n"
+              "answer = {'best': best, 'gap': rate.max() - rate[best]}")
+    other = ("rate = sales.groupby('region')['units'].mean()\nbest = rate.idxmax()\n"
+             "answer = {'best': best, 'gap': rate.max() - rate.drop(best).max()}")
+    backend = ScriptedBackend([_program(itself), _program(other)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("Which region has the highest mean units, and by how much does it exceed the next one? "
+                  "Format: @best[region] @gap[value]")
+    assert len(backend.requests) == 2
+    told = backend.requests[1].messages[-1].content
+    assert "gap: it is 0 because `rate.max()` and `rate[best]` came out as the same value" in told, told
+    assert r.text == "@best[West]\n@gap[1]", r.text          # West 6, East 5, South 2
+
+
+def test_a_zero_that_is_the_answer_is_kept_when_the_program_computes_it_again(program_agent):
+    frame = pd.DataFrame({"team": ["a", "a", "b", "b"], "score": [1, 3, 2, 2]})
+    code = ("a = sales.loc[sales['team'] == 'a', 'score'].mean()\nb = sales.loc[sales['team'] == 'b', 'score'].mean()\n"
+            "answer = {'gap': a - b}")
+    backend = ScriptedBackend([_program(code)] * 4)
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("By how much does team a's mean score exceed team b's? Format: @gap[value]")
+    # asked once more (the two means are equal), and sampled twice more when it wrote the same
+    assert len(backend.requests) == 4
+    assert r.text.splitlines()[-1] == "@gap[0]", r.text
+    assert "Note: @gap[…]: it is 0 because `a`" in r.text, r.text
