@@ -30,6 +30,7 @@ from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_m
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
 from ..answers.program_repairs import distinct_counter, reduced_whole
+from ..answers.named_values import left_out
 from ..answers.zero_values import zero_parts, zero_reasons
 from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, draft, first_messages, mend, program_shape,
                                retry_messages, run_mended)
@@ -137,14 +138,33 @@ class _Kept:
     attempt: int
     #: parts whose value does not fit the data (part name → what did not fit)
     off: Mapping[str, Miss]
+    #: the program selects every value of the data the question names (see :mod:`..answers.named_values`)
+    selects: bool = True
+    #: why the program stopped before its end, when it failed after binding some parts
+    stopped: str = ""
 
 
-def _score(taken: Taken, spec: AnswerSpec, off: Mapping[str, Miss]) -> tuple[int, int]:
-    """How well a run answered: parts with a value, then parts that fit (their kind, and their
-    column's values for a label tied to a column)."""
+def _score(taken: Taken, spec: AnswerSpec, off: Mapping[str, Miss], selects: bool = True,
+           finished: bool = True) -> tuple[bool, int, int, bool]:
+    """How well a run answered: whether it ran to its end, parts with a value, then parts that
+    fit (their kind, and their column's values for a label tied to a column), then whether it
+    selects the rows the question names."""
     fits = sum(1 for p in spec.parts if p.name in taken.values and p.name not in off
                and not write_part(taken.values[p.name], p).clear)
-    return len(taken.values), fits
+    return finished, len(taken.values), fits, selects
+
+
+def _before_failing(spec: AnswerSpec, ran: Ran) -> tuple[Taken, str] | None:
+    """The parts a program that failed bound before its failing line (their variables, or an
+    ``answer`` it bound early), each missing one saying where the program stopped; and that
+    line for the reader. None when it bound none."""
+    taken = take_values(spec, getattr(ran.run, "values", None) or {}, "")
+    if not taken.any:
+        return None
+    why = (ran.error or "an error").split(" — ")[0]          # the error, without the advice for the model
+    missing = {name: f"the program stopped before it, {why}" for name in taken.missing}
+    said = f"The program stopped before its end ({why}); the values below were computed before that."
+    return Taken(taken.values, missing, taken.source), said
 
 
 def _answered(taken: Taken, spec: AnswerSpec, output: str) -> bool:
@@ -176,6 +196,8 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     tied = {p.column for p in spec.parts if p.column}
     label = tied.pop() if len(tied) == 1 else None
     distinct = distinct_counter(frames)
+    allowed = [a for p in spec.parts for a in p.allowed]
+    answered = {p.column for p in spec.parts if p.column} | converted
     messages = first_messages(prompt)
     outcome = ProgramOutcome()
     kept: _Kept | None = None
@@ -215,16 +237,26 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                                  "helpers": import_line(dict(mended.helpers)), "redrawn": redrawn})
         if on_step:
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
+        before = _before_failing(spec, ran) if ran.error is not None and kept is None else None
+        if before is not None:
+            # never lost: what it computed before it failed answers, unless a later run does better
+            kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1, {}, stopped=before[1])
         if taken is not None:
             off = off_column(spec, taken, frames, named=columns_named(mended.body, columns), converted=converted)
             zero = [p for p in zero_parts(taken.values) if p not in off]
             if zero:
                 # a difference of one value with itself, or a count over no rows: read from the program
                 off = {**off, **zero_reasons(mended.body, zero, frames, converted=converted)}
-            if _answered(taken, spec, ran.run.stdout) and (
-                    kept is None or _score(taken, spec, off) > _score(kept.taken, spec, kept.off)):
-                kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off)
+            # a value of the data the question names, in a column the program never reads
+            gap = left_out(spec.asked or question, mended.body, frames, allowed=allowed,
+                           answered=answered) if taken.any else None
+            if _answered(taken, spec, ran.run.stdout) and (kept is None or _score(taken, spec, off, gap is None) > _score(
+                    kept.taken, spec, kept.off, kept.selects, not kept.stopped)):
+                kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off, gap is None)
             told = retry_message(spec, taken, off, code=mended.body)
+            if gap is not None:
+                log.info("the question names %r of column %r; the program never selects it", gap.value, gap.column)
+                told = f"{told} Also, {gap.told}." if told else f"{gap.told}."
             # a value bound as NaN goes back even when its sentence was printed ("… was nan")
             nan = NAN_REASON in taken.missing.values()
             if _answered(taken, spec, ran.run.stdout) and (told is None or not (taken.any or nan)):
@@ -248,9 +280,11 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         messages = retry_messages(prompt, scrub(told) if scrub is not None else told, code=ran.code,
                                   line=line, given=given)
     if kept is not None:
-        outcome.composed = write_answer(spec, kept.taken, kept.output, kept.off)
+        printed = f"{kept.output.rstrip()}\n{kept.stopped}".strip() if kept.stopped else kept.output
+        outcome.composed = write_answer(spec, kept.taken, printed, kept.off)
         outcome.code, outcome.output = kept.code, kept.output
-        outcome.attempts[kept.attempt]["answered"] = True
+        if not kept.stopped:
+            outcome.attempts[kept.attempt]["answered"] = True
         outcome.error = None
     outcome.seconds = clock() - started
     return outcome

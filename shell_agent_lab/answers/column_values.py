@@ -19,7 +19,7 @@ from typing import Any, Collection, Mapping
 from .spec import AnswerSpec
 from .values import Taken
 
-__all__ = ["Miss", "column_members", "columns_named", "joined_column", "off_column", "unmatched_values"]
+__all__ = ["Miss", "column_members", "columns_named", "distinct_values", "joined_column", "off_column", "unmatched_values"]
 
 #: example values a note shows
 _SHOWN = 4
@@ -43,7 +43,7 @@ def _text(value: Any) -> str:
     return str(value).strip().casefold()
 
 
-def _distinct(frame: Any, column: str, limit: int | None = None) -> list[Any] | None:
+def distinct_values(frame: Any, column: str, limit: int | None = None) -> list[Any] | None:
     """The distinct values of ``frame[column]`` (None when it has more than ``limit`` or
     cannot be read)."""
     try:
@@ -62,7 +62,7 @@ def column_members(frames: Mapping[str, Any], column: str) -> tuple[frozenset[st
     for frame in frames.values():
         if column not in getattr(frame, "columns", ()):
             continue
-        distinct = _distinct(frame, column)
+        distinct = distinct_values(frame, column)
         if distinct is None:
             continue
         return frozenset(_text(v) for v in distinct), tuple(str(v) for v in distinct[:_SHOWN])
@@ -104,7 +104,7 @@ def joined_column(value: Any, frames: Mapping[str, Any], named: Collection[str])
         for column in getattr(frame, "columns", ()):
             if column not in named or not isinstance(column, str):
                 continue
-            distinct = _distinct(frame, column, _MAX_DISTINCT)
+            distinct = distinct_values(frame, column, _MAX_DISTINCT)
             if not distinct or not all(isinstance(v, str) for v in distinct):
                 continue
             members = frozenset(distinct)
@@ -236,7 +236,7 @@ def unmatched_values(code: str, frames: Mapping[str, Any], *, converted: Collect
         for frame in frames.values():
             if name not in getattr(frame, "columns", ()):
                 continue
-            distinct = _distinct(frame, name)
+            distinct = distinct_values(frame, name)
             if not distinct or not all(isinstance(v, str) for v in distinct):
                 break
             exact = set(distinct)

@@ -50,7 +50,8 @@ class ProgramRun:
     ``ok`` is true when the program ran to its end. ``refused`` holds the check's problems when
     it did not run at all; ``error`` is one line the model can act on (with the line number and,
     for a missing column, the frame's columns). ``values`` holds the program's top-level
-    variables that are JSON-able scalars or small lists, dicts and Series. ``isolated`` says it
+    variables that are JSON-able scalars or small lists, dicts and Series (of a program that
+    failed, those it bound before the failing line). ``isolated`` says it
     ran behind the sandbox; ``unavailable`` that it did not run because no sandbox could be
     set up (the caller may ask a person to run it in the kernel instead).
     """
@@ -223,7 +224,7 @@ def _run(source: str, frames: Mapping[str, Any], timeout: float,
     seconds = time.monotonic() - started
     return ProgramRun(ok=error is None, stdout=capture.text(), error=error,
                       seconds=round(seconds, 3),
-                      values=small_values(scope, set(frames)) if error is None else {},
+                      values=small_values(scope, set(frames)),
                       warnings=warning_lines(recorded), timed_out=timed_out, line=line)
 
 

@@ -250,7 +250,8 @@ def _execute(frames: dict[str, Any], message: dict[str, Any], timeout: float) ->
             line = outcome.error_line(exc)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
-    values = outcome.small_values(scope, set(given) | set(helpers)) if error is None else {}
+    # a program that failed still hands back what it bound before the failing line
+    values = outcome.small_values(scope, set(given) | set(helpers))
     return {"ok": error is None, "stdout": capture.text(), "error": error, "values": values,
             "warnings": outcome.warning_lines(recorded), "timed_out": timed_out, "line": line}
 

@@ -589,3 +589,48 @@ def test_a_zero_that_is_the_answer_is_kept_when_the_program_computes_it_again(pr
     assert len(backend.requests) == 4
     assert r.text.splitlines()[-1] == "@gap[0]", r.text
     assert "Note: @gap[…]: it is 0 because `a`" in r.text, r.text
+
+
+def test_a_value_the_question_names_and_the_program_never_selects_goes_back_and_the_run_selecting_it_answers(
+        program_agent):
+    frame = pd.DataFrame({"origin": ["JFK", "LGA"] * 4, "month": [7] * 8, "temp": [90.0, 91.0, 80.0, 95.0] * 2})
+    every = "hot = ((sales['month'] == 7) & (sales['temp'] > 85)).sum()\nanswer = {'hot': hot}"
+    some = ("hot = ((sales['origin'] == 'JFK') & (sales['month'] == 7) & (sales['temp'] > 85)).sum()\n"
+            "answer = {'hot': hot}")
+    backend = ScriptedBackend([_program(every), _program(some)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("How many July records from JFK are above 85 degrees? Format: @hot[n], an integer")
+    told = backend.requests[1].messages[-1].content
+    assert "the question names 'JFK', a value of column 'origin', but the program never uses" in told, told
+    assert r.text == "@hot[2]", r.text                   # not the 6 over every origin
+
+
+def test_a_program_that_reads_the_named_column_its_own_way_is_not_sent_back(program_agent):
+    frame = pd.DataFrame({"origin": ["JFK", "LGA"] * 4, "temp": [90.0, 91.0, 80.0, 95.0] * 2})
+    code = "hottest = sales.groupby('origin')['temp'].max()\nanswer = {'top': hottest.max()}"
+    backend = ScriptedBackend([_program(code)])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("What is the highest temperature at any origin, JFK included? Format: @top[value]")
+    assert len(backend.requests) == 1 and r.text == "@top[95]", r.text
+
+
+def test_what_a_failing_program_computed_before_its_failing_line_is_shown_never_dropped(program_agent):
+    code = ("total = int(sales['units'].sum())\n"
+            "best = sales.groupby('region')['units'].sum().idxmax() / 2\n"
+            "answer = {'total': total, 'best': best}")
+    backend = ScriptedBackend([_program(code), _program(code.replace("/ 2", "- 1"))])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many units were sold, and which region sold the most? Format: @total[n] @best[region]")
+    lines = r.text.splitlines()
+    assert "@total[17]" in lines, r.text                      # computed before the failing line: kept
+    assert "@best: could not compute (the program stopped before it, line 6: TypeError: unsupported operand" in r.text
+    assert lines[0].startswith("The program stopped before its end (line 6: TypeError"), r.text
+
+
+def test_a_run_that_finishes_answers_over_one_that_stopped_with_more_values(program_agent):
+    stops = "total = int(sales['units'].sum())\nbest = 1 / 0\nanswer = {'total': total, 'best': best}"
+    finishes = "answer = {'total': int(sales['units'].sum()) + 0, 'best': sales.groupby('region')['units'].sum().idxmax()}"
+    backend = ScriptedBackend([_program(stops), _program(finishes)])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many units were sold, and which region sold the most? Format: @total[n] @best[region]")
+    assert r.text == "@total[17]\n@best[West]", r.text

@@ -1,0 +1,144 @@
+"""A value of the data that the question names and the program never selects.
+
+"How many records from JFK in July …" over a table whose ``origin`` column holds ``JFK``;
+"Among Adelie penguins, compare …" over one whose ``species`` holds ``Adelie``; "grow between
+1952 and 2007" over one whose ``year`` holds both. A small model
+often computes over every row and leaves such a filter out: the program runs, its values fit
+their kinds, and the answer is wrong. What shows it is the data, not the question's words: a
+value of a text column (or a whole number of three digits or more, of a column of
+whole numbers), written in the question as the data writes it, that the program never
+mentions, in a column it never reads. Such a program goes back once, told which value and
+column; the run that selects the rows is preferred to one that does not.
+
+Not read as such a value: one the question names only as an answer it allows (``"yes" or
+"no"``), a value that is also a column's name, one at the start of a sentence (its capital
+says nothing there) unless it is written with more capitals than a word's first, a value in
+small letters that is not quoted, values of a
+column the answer names a value of (the question may name the candidates), and values of
+columns with more than 200 distinct values (free text, ids).
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Any, Collection, Mapping
+
+from .column_values import distinct_values
+
+__all__ = ["LeftOut", "left_out"]
+
+#: columns with more distinct values than this are not read
+_MAX_DISTINCT = 200
+#: values shorter than this are not looked for (single letters are words and codes alike)
+_SHORTEST = 2
+#: whole numbers from this size up are looked for (a year, a code; not a count or a threshold's digits)
+_WHOLE_FROM = 100
+#: marks a value in small letters is quoted with
+_QUOTES = frozenset({"'", '"', "`", "\u2018", "\u2019", "\u201c", "\u201d"})
+#: ``@name[…]`` tokens of a format: their words describe the answer, not the rows
+_TOKEN = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]")
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """A value the question names, of ``column`` in ``frame``, that the program never selects."""
+
+    value: str | int
+    column: str
+    frame: str
+
+    @property
+    def told(self) -> str:
+        return (f"the question names {self.value!r}, a value of column {self.column!r}, but the program never uses "
+                f"that column or that value: if the question is about those rows, keep only them first "
+                f"({self.frame}[{self.frame}[{self.column!r}] == {self.value!r}]) and compute from them")
+
+    @property
+    def note(self) -> str:
+        return f"the question names {self.value!r} (column {self.column!r}); the program does not select those rows"
+
+
+def _texts(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """The program's constants as text (folded: strings, and whole numbers written) and the
+    attribute names it reads."""
+    texts = {str(n.value).casefold() for n in ast.walk(tree) if isinstance(n, ast.Constant)
+             and isinstance(n.value, (str, int)) and not isinstance(n.value, bool)}
+    attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    return texts, attributes
+
+
+def _kind(series: Any) -> str:
+    """"text" for a text column, "whole" for one of whole numbers, "" for the others."""
+    dtype = str(getattr(series, "dtype", ""))
+    if dtype in ("object", "str", "string", "category"):
+        return "text"
+    return "whole" if dtype.lower().startswith(("int", "uint")) else ""
+
+
+def _candidates(frame: Any, column: str, kind: str) -> list[str | int]:
+    """The values of a column that are looked for in a question."""
+    distinct = distinct_values(frame, column, _MAX_DISTINCT)
+    if kind == "text":
+        return [v for v in distinct or () if isinstance(v, str) and len(v.strip()) >= _SHORTEST]
+    return [int(v) for v in distinct or () if abs(int(v)) >= _WHOLE_FROM]
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" \t\"'`*(")
+    return not before or before[-1] in ".!?:\n"
+
+
+def _named(value: str, text: str) -> bool:
+    """Whether ``text`` writes ``value`` as a whole (not inside a longer word) where it reads as
+    the data's: a number; a capitalised value where its capital can be told from a sentence's;
+    a value in small letters only in quotes (unquoted it is a word like any other: "no age
+    recorded" names no ``no`` of a ``survived`` column)."""
+    capitals = sum(ch.isupper() for ch in value)
+    lower = not capitals and not value.strip().lstrip("-").isdigit()
+    for m in re.finditer(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", text):
+        if lower:
+            if text[m.start() - 1:m.start()] in _QUOTES and text[m.end():m.end() + 1] in _QUOTES:
+                return True
+        elif not _sentence_start(text, m.start()) or capitals > 1 or not value[:1].isupper():
+            return True
+    return False
+
+
+def left_out(question: str, code: str, frames: Mapping[str, Any], *, allowed: Collection[str] = (),
+             answered: Collection[str] = ()) -> LeftOut | None:
+    """The first value of a column of ``frames`` (text, or whole numbers from 100 up) that
+    ``question`` names and ``code`` never selects: neither the value nor its column appears in
+    the program. ``allowed``: answers the
+    question lists (never such a value); ``answered``: columns the answer names a value of."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    texts, attributes = _texts(tree)
+    text = _TOKEN.sub(" ", question)
+    skip = {a.casefold() for a in allowed}
+    names = {str(c).casefold() for f in frames.values() for c in getattr(f, "columns", ())}
+    holding: dict[str | int, list[tuple[str, str]]] = {}     # value → the (frame, column)s that hold it
+    covered: set[str | int] = set()      # values of columns the program reads or the answer names values of
+    for frame_name, frame in frames.items():
+        for column in getattr(frame, "columns", ()):
+            try:
+                kind = _kind(frame[column]) if isinstance(column, str) else ""
+            except Exception:
+                continue
+            if not kind:
+                continue
+            values = _candidates(frame, column, kind)
+            if column.casefold() in texts or column in attributes or column in answered:
+                covered.update(values)
+                continue
+            for value in values:
+                holding.setdefault(value, []).append((frame_name, column))
+    for value, where in holding.items():
+        folded = str(value).casefold()
+        if value in covered or folded in skip or folded in names or any(folded in t for t in texts):
+            continue
+        if _named(str(value), text):
+            return LeftOut(value, where[0][1], where[0][0])
+    return None
