@@ -19,7 +19,7 @@ from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, loads_data, own_frames,
                                       preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
-                                       sampled_groups, without_inplace)
+                                       masks_parenthesised, sampled_groups, series_grouped, without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
 __all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages", "program_shape",
@@ -128,7 +128,10 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     then asked for the label of its largest value grouped by the ``label`` column the answer
     names (``f['pts'].sum().idxmax()`` → ``f.groupby('player')['pts'].sum().idxmax()``), and a
     test that compares groups given the grouping column as a sample split by it instead, when
-    ``distinct`` (a column's number of distinct values) shows which column groups."""
+    ``distinct`` (a column's number of distinct values) shows which column groups; one column
+    grouped by another column's name as the frame grouped (``f['price'].groupby('symbol')`` →
+    ``f.groupby('symbol')['price']``), and a compared value taken into ``&`` as two masks
+    (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``)."""
     body, helpers = stand_ins(repaired(code))
     body, respelled = spelled_as_columns(body, list(columns))
     if respelled:
@@ -145,6 +148,12 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     body, grouped = grouped_reductions(body, label)
     if grouped:
         log.info("reductions asked per label written per group: %s", grouped)
+    body, masked = masks_parenthesised(body)
+    if masked:
+        log.info("masks written with their parentheses: %s", masked)
+    body, regrouped = series_grouped(body, columns)
+    if regrouped:
+        log.info("columns grouped by another column's name written as the frame grouped: %s", regrouped)
     if distinct is not None:
         body, split = sampled_groups(body, distinct)
         if split:

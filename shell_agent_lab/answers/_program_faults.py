@@ -175,6 +175,11 @@ def _key(exc: KeyError, tables: Mapping[str, pd.DataFrame], statement: ast.stmt 
             return (f"{key!r} is the index of {var} here, not a column (a groupby or set_index put it there): "
                     f"read {var}.index, or call {var}.reset_index() first (or group with as_index=False)")
         columns = [str(c) for c in getattr(obj, "columns", [])]
+        if key in columns:
+            # asked of what the line made from it: one column picked (a Series), a result
+            return (f"{key!r} is a column of {var}, but the line asks for it of something made from {var} that "
+                    f"lacks it (one column picked from it has no other columns): group or select on {var} "
+                    f"itself, then pick the column, {var}.groupby({key!r})['column']")
         if columns and any(key in f.columns for f in tables.values()):
             owner = next(n for n, f in tables.items() if key in f.columns)
             return (f"{key!r} is a column of {owner} but not of {var}, whose columns are: "

@@ -1,4 +1,5 @@
-"""A value of the data that the question names and the program never selects.
+"""A value of the data that the question names and the program never selects; a column the
+question names in backticks that the program never reads.
 
 "How many records from JFK in July …" over a table whose ``origin`` column holds ``JFK``;
 "Among Adelie penguins, compare …" over one whose ``species`` holds ``Adelie``; "grow between
@@ -9,6 +10,10 @@ value of a text column (or a whole number of three digits or more, of a column o
 whole numbers), written in the question as the data writes it, that the program never
 mentions, in a column it never reads. Such a program goes back once, told which value and
 column; the run that selects the rows is preferred to one that does not.
+
+A column named in backticks (`` `co2` ``) is the question's own syntax for a column: a program
+that never reads it (it counted the rows of a year column where the question asked for the
+missing ``co2`` readings) goes back the same way.
 
 Not read as such a value: one the question names only as an answer it allows (``"yes" or
 "no"``), a value that is also a column's name, one at the start of a sentence (its capital
@@ -36,6 +41,8 @@ _SHORTEST = 2
 _WHOLE_FROM = 100
 #: marks a value in small letters is quoted with
 _QUOTES = frozenset({"'", '"', "`", "\u2018", "\u2019", "\u201c", "\u201d"})
+#: a name in backticks
+_QUOTED = re.compile(r"`([^`\n]{1,80})`")
 #: ``@name[…]`` tokens of a format: their words describe the answer, not the rows
 _TOKEN = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]")
 
@@ -44,19 +51,19 @@ _TOKEN = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]")
 class LeftOut:
     """A value the question names, of ``column`` in ``frame``, that the program never selects."""
 
-    value: str | int
+    #: None: the question names the column itself, in backticks
+    value: str | int | None
     column: str
     frame: str
 
     @property
     def told(self) -> str:
+        if self.value is None:
+            return (f"the question names column {self.column!r} of {self.frame}, but the program never reads it: "
+                    f"compute what the question asks of {self.column!r} from that column")
         return (f"the question names {self.value!r}, a value of column {self.column!r}, but the program never uses "
                 f"that column or that value: if the question is about those rows, keep only them first "
                 f"({self.frame}[{self.frame}[{self.column!r}] == {self.value!r}]) and compute from them")
-
-    @property
-    def note(self) -> str:
-        return f"the question names {self.value!r} (column {self.column!r}); the program does not select those rows"
 
 
 def _texts(tree: ast.AST) -> tuple[set[str], set[str]]:
@@ -107,16 +114,23 @@ def _named(value: str, text: str) -> bool:
 
 def left_out(question: str, code: str, frames: Mapping[str, Any], *, allowed: Collection[str] = (),
              answered: Collection[str] = ()) -> LeftOut | None:
-    """The first value of a column of ``frames`` (text, or whole numbers from 100 up) that
+    """The first column of ``frames`` that ``question`` names in backticks and ``code`` never
+    reads; else the first value of a column (text, or whole numbers from 100 up) that
     ``question`` names and ``code`` never selects: neither the value nor its column appears in
-    the program. ``allowed``: answers the
-    question lists (never such a value); ``answered``: columns the answer names a value of."""
+    the program. ``allowed``: answers the question lists (never such a value); ``answered``:
+    columns the answer names a value of."""
     try:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
         return None
     texts, attributes = _texts(tree)
     text = _TOKEN.sub(" ", question)
+    for quoted in _QUOTED.findall(text):
+        # a column the question names in backticks (not a frame's name) that the program never reads
+        for frame_name, frame in frames.items():
+            if quoted in getattr(frame, "columns", ()) and quoted not in frames and quoted.casefold() not in texts \
+                    and quoted not in attributes:
+                return LeftOut(None, quoted, frame_name)
     skip = {a.casefold() for a in allowed}
     names = {str(c).casefold() for f in frames.values() for c in getattr(f, "columns", ())}
     holding: dict[str | int, list[tuple[str, str]]] = {}     # value → the (frame, column)s that hold it

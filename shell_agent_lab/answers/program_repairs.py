@@ -28,6 +28,14 @@
   such columns; when a run fails, the same program runs once more with the flag columns it names
   (and never compares with one of their values) read as booleans by the preamble, with no new
   request to the model.
+- **A column grouped by another column's name.** ``f[mask]['price'].groupby('symbol')`` picks
+  one column, then groups it by a name a Series does not have (``KeyError: 'symbol'``): written
+  ``f[mask].groupby('symbol')['price']`` (:func:`series_grouped`), when ``symbol`` is a column of
+  the data.
+- **A mask written without its parentheses.** ``f['a'] == 'JFK' & (f['m'] == 7)`` compares
+  ``f['a']`` with ``'JFK' & (…)`` (``&`` binds tighter than ``==``) and raises; with a number it
+  runs as a bitwise and. Written as the two masks, ``(f['a'] == 'JFK') & (f['m'] == 7)``
+  (:func:`masks_parenthesised`): the model repeated the slip on its retry, told the rule.
 - **A reduction bound to the last operand only.** ``a - b.mean()`` subtracts one mean from each
   of ``a``'s values, ``(m1) & (m2).sum()`` ands a mask with a count: method calls bind tighter
   than operators, and the program meant ``(a - b).mean()``. When a part asked as one value came
@@ -41,7 +49,8 @@ import functools
 from typing import Any, Callable, Collection, Mapping, Sequence
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
-           "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "GROUPS_AT_MOST"]
+           "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
+           "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -287,6 +296,51 @@ def grouped_reductions(code: str, label: str | None) -> tuple[str, list[str]]:
         return picked, f"{ast.unparse(frame)}.groupby({label!r})[{key.value!r}]"
 
     return _rewrite(code, edit, f"one column reduced, then asked per {label!r} → grouped by it")
+
+
+def series_grouped(code: str, columns: Collection[str]) -> tuple[str, list[str]]:
+    """``code`` with each ``<frame>['value'].groupby('g')`` — one column picked, then grouped by
+    another column's name, which a Series never has (it raises ``KeyError: 'g'``) — written
+    ``<frame>.groupby('g')['value']``, when ``g`` is one of the data's ``columns``; and where."""
+    known = set(columns)
+
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "groupby"
+                and len(node.args) == 1 and not node.keywords):
+            return None
+        picked, by = node.func.value, node.args[0]
+        if not (isinstance(picked, ast.Subscript) and isinstance(picked.slice, ast.Constant)
+                and isinstance(picked.slice.value, str) and isinstance(by, ast.Constant)
+                and isinstance(by.value, str) and by.value in known and by.value != picked.slice.value
+                and node.lineno == node.end_lineno):
+            return None
+        return node, f"{ast.unparse(picked.value)}.groupby({by.value!r})[{picked.slice.value!r}]"
+
+    return _rewrite(code, edit, "one column grouped by another column's name → the frame grouped, then the column")
+
+
+def masks_parenthesised(code: str) -> tuple[str, list[str]]:
+    """``code`` with each comparison whose compared value was taken into an ``&`` or ``|``
+    (``f['a'] == 'x' & (f['b'] == 7)`` is ``f['a'] == ('x' & (f['b'] == 7))``: ``&`` binds
+    tighter than ``==``) written as the two masks it meant, ``(f['a'] == 'x') & (f['b'] == 7)``;
+    a chained one (``f['a'] > 5 & f['b'] < 3``) as ``(f['a'] > 5) & (f['b'] < 3)``; and where.
+    Only when the value taken in is a literal: text ``&`` a mask always raises, and a number
+    ``&`` a mask is a bitwise and nobody means there."""
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if not (isinstance(node, ast.Compare) and 1 <= len(node.ops) <= 2 and node.lineno == node.end_lineno):
+            return None
+        joined = node.comparators[0]
+        if not (isinstance(joined, ast.BinOp) and isinstance(joined.op, (ast.BitAnd, ast.BitOr))
+                and isinstance(joined.left, ast.Constant) and isinstance(joined.left.value, (str, int, float))):
+            return None
+        first = ast.Compare(left=node.left, ops=[node.ops[0]], comparators=[joined.left])
+        rest: ast.expr = joined.right
+        if len(node.ops) == 2:
+            rest = ast.Compare(left=joined.right, ops=[node.ops[1]], comparators=[node.comparators[1]])
+        sign = "&" if isinstance(joined.op, ast.BitAnd) else "|"
+        return node, f"({ast.unparse(first)}) {sign} ({ast.unparse(rest)})"
+
+    return _rewrite(code, edit, "a value compared, taken into & or | → the two masks it meant")
 
 
 def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str,

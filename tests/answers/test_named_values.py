@@ -84,3 +84,20 @@ def test_a_value_also_held_by_a_column_the_program_reads_is_taken_as_selected_th
                             "colour": ["White", "Black", "Black"] * 2})
     code = "r = arrests['released'].value_counts(normalize=True)"
     assert left_out('What share were released (released equal to "Yes")?', code, {"arrests": arrests}) is None
+
+
+def test_a_column_the_question_names_in_backticks_and_the_program_never_reads_is_found():
+    co2 = pd.DataFrame({"date": pd.to_datetime(["1960-01-03", "1960-01-10", "1961-01-01"]),
+                        "co2": [316.0, None, None], "station": ["MLO"] * 3})
+    counts = "y = co2['date'].dt.year.value_counts(dropna=False)\ntotal = y.sum()"
+    gap = left_out("How many weekly `co2` readings are missing?", counts, {"co2": co2})
+    assert gap is None                                   # `co2` names the frame too: not read as a column
+    readings = co2.rename(columns={"co2": "ppm"})
+    gap = left_out("How many weekly `ppm` readings are missing?", counts, {"co2": readings})
+    assert gap is not None and (gap.value, gap.column, gap.frame) == (None, "ppm", "co2")
+    assert gap.told.startswith("the question names column 'ppm' of co2, but the program never reads it")
+    assert left_out("How many weekly `ppm` readings are missing?", "n = co2['ppm'].isna().sum()",
+                    {"co2": readings}) is None
+    assert left_out("How many weekly `ppm` readings are missing?", "n = co2.ppm.isna().sum()",
+                    {"co2": readings}) is None
+    assert left_out("How many `rows`?", counts, {"co2": readings}) is None      # not a column

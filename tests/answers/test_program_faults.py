@@ -129,3 +129,10 @@ def test_no_hint_when_nothing_specific_is_known_and_the_line_is_found():
     exc, hint = run("print(penguins.Species)")
     exc.args = ("reworded",)
     assert fault_hint(exc, {"penguins": PENGUINS}, "print(penguins.Species)", {}) == hint
+
+
+def test_a_key_of_the_frame_asked_of_one_column_picked_from_it_says_so_not_that_the_frame_lacks_it():
+    _, hint = run("m = penguins['bill_length_mm'].groupby('species').mean()")
+    assert hint.startswith("'species' is a column of penguins, but the line asks for it of something made from "
+                           "penguins that lacks it"), hint
+    assert "penguins.groupby('species')['column']" in hint

@@ -6,7 +6,7 @@ import pytest
 
 from shell_agent_lab.analysis.engine import MISSING_MARKERS
 from shell_agent_lab.answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, mended_calls,
-                                                     reduced_whole)
+                                                     masks_parenthesised, reduced_whole, series_grouped)
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -221,3 +221,58 @@ def test_the_whole_reduction_computes_what_the_program_meant():
     scope = {"frame": frame}
     exec(code, scope)
     assert scope["answer"]["lead"] == pytest.approx(4.0)
+
+
+@pytest.mark.parametrize("code, mended", [
+    ("m = stocks[stocks['date'].dt.year == 2005]['price'].groupby('symbol').mean()",
+     "m = stocks[stocks['date'].dt.year == 2005].groupby('symbol')['price'].mean()"),
+    ("m = stocks['price'].groupby('symbol').sum().idxmax()", "m = stocks.groupby('symbol')['price'].sum().idxmax()"),
+])
+def test_a_column_grouped_by_another_columns_name_is_written_as_the_frame_grouped(code, mended):
+    assert series_grouped(code, ["symbol", "date", "price"])[0] == mended
+
+
+@pytest.mark.parametrize("code", [
+    "m = stocks['price'].groupby('nope').mean()",               # not a column: the error says so
+    "m = stocks['price'].groupby('price').mean()",              # grouped by itself
+    "m = stocks['price'].groupby(stocks['symbol']).mean()",     # a Series to group by: fine as it is
+    "m = stocks.groupby('symbol')['price'].mean()",
+])
+def test_other_groupings_are_left_as_they_are(code):
+    assert series_grouped(code, ["symbol", "date", "price"]) == (code, [])
+
+
+def test_the_grouped_frame_computes_what_the_program_meant():
+    frame = pd.DataFrame({"symbol": ["A", "B", "A", "B"], "price": [1.0, 5.0, 3.0, 7.0], "year": [2005] * 4})
+    code, _ = series_grouped("m = stocks[stocks['year'] == 2005]['price'].groupby('symbol').mean()",
+                             ["symbol", "price", "year"])
+    scope = {"stocks": frame}
+    exec(code, scope)
+    assert scope["m"].to_dict() == {"A": 2.0, "B": 6.0}
+
+
+@pytest.mark.parametrize("code, mended", [
+    ("w = weather[weather['origin'] == 'JFK' & (weather['month'] == 7)]",
+     "w = weather[(weather['origin'] == 'JFK') & (weather['month'] == 7)]"),
+    ("n = (f['a'] > 5 & f['b'] < 3).sum()", "n = ((f['a'] > 5) & (f['b'] < 3)).sum()"),
+    ("n = f[f['m'] == 7 | (f['d'] == 1)]", "n = f[(f['m'] == 7) | (f['d'] == 1)]"),
+])
+def test_a_value_compared_then_taken_into_an_and_is_written_as_the_two_masks(code, mended):
+    assert masks_parenthesised(code)[0] == mended
+
+
+@pytest.mark.parametrize("code", [
+    "w = weather[(weather['origin'] == 'JFK') & (weather['month'] == 7)]",
+    "n = f['flags'] == (f['a'] & f['b'])",           # two columns anded on purpose, then compared
+    "n = f['x'] == 3",
+])
+def test_masks_written_as_meant_are_left_as_they_are(code):
+    assert masks_parenthesised(code) == (code, [])
+
+
+def test_the_parenthesised_masks_count_what_the_program_meant():
+    weather = pd.DataFrame({"origin": ["JFK", "LGA", "JFK"], "month": [7, 7, 6]})
+    code, _ = masks_parenthesised("n = len(weather[weather['origin'] == 'JFK' & (weather['month'] == 7)])")
+    scope = {"weather": weather}
+    exec(code, scope)
+    assert scope["n"] == 1
