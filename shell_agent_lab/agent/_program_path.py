@@ -239,8 +239,10 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
         before = _before_failing(spec, ran) if ran.error is not None and kept is None else None
         if before is not None:
-            # never lost: what it computed before it failed answers, unless a later run does better
-            kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1, {}, stopped=before[1])
+            # never lost: what it computed before it failed answers, unless a later run does better;
+            # a value that does not fit the data says so, as a finished run's does
+            off = off_column(spec, before[0], frames, named=columns_named(mended.body, columns), converted=converted)
+            kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1, off, stopped=before[1])
         if taken is not None:
             off = off_column(spec, taken, frames, named=columns_named(mended.body, columns), converted=converted)
             zero = [p for p in zero_parts(taken.values) if p not in off]
@@ -268,7 +270,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             # a text compared with a column that never holds it selects nothing: that, not the
             # NaN or the empty sequence it leads to, is what to mend
             unmatched = unmatched_values(mended.body, frames, converted=converted)
-            if unmatched is not None:
+            if unmatched is not None and unmatched not in error:
                 error = f"{unmatched}; {error.split(_NAN_ADVICE)[0].rstrip()}"
                 outcome.attempts[-1]["note"] = error
         outcome.error = error

@@ -3,24 +3,25 @@ question names in backticks that the program never reads.
 
 "How many records from JFK in July …" over a table whose ``origin`` column holds ``JFK``;
 "Among Adelie penguins, compare …" over one whose ``species`` holds ``Adelie``; "grow between
-1952 and 2007" over one whose ``year`` holds both. A small model
-often computes over every row and leaves such a filter out: the program runs, its values fit
-their kinds, and the answer is wrong. What shows it is the data, not the question's words: a
-value of a text column (or a whole number of three digits or more, of a column of
-whole numbers), written in the question as the data writes it, that the program never
-mentions, in a column it never reads. Such a program goes back once, told which value and
-column; the run that selects the rows is preferred to one that does not.
+1952 and 2007" over one whose ``year`` holds both. A small model often computes over every
+row and leaves such a filter out: the program runs, its values fit their kinds, and the
+answer is wrong. What shows it is the data, not the question's words: a value of a text
+column (or a whole number of three digits or more, of a column of whole numbers), written in
+the question as the data writes it, that the program never mentions, in a column it never
+reads. Such a program goes back once, told which value and column; the run that selects the
+rows is preferred to one that does not.
 
-A column named in backticks (`` `co2` ``) is the question's own syntax for a column: a program
-that never reads it (it counted the rows of a year column where the question asked for the
-missing ``co2`` readings) goes back the same way.
+A column named in backticks (`` `colour` ``) is the question's own syntax for a column: a
+program that never reads it (it took the release rate over all rows where the question asked
+for it per `` `colour` ``) goes back the same way. A name that is also a frame's is not read as
+a column (`` `co2` `` may be either).
 
 Not read as such a value: one the question names only as an answer it allows (``"yes" or
 "no"``), a value that is also a column's name, one at the start of a sentence (its capital
 says nothing there) unless it is written with more capitals than a word's first, a value in
-small letters that is not quoted, values of a
-column the answer names a value of (the question may name the candidates), and values of
-columns with more than 200 distinct values (free text, ids).
+small letters that is not quoted, values of a column the answer names a value of (the
+question may name the candidates), and values of columns with more than 200 distinct values
+(free text, ids).
 """
 from __future__ import annotations
 

@@ -634,3 +634,15 @@ def test_a_run_that_finishes_answers_over_one_that_stopped_with_more_values(prog
     agent, _ = program_agent(backend)
     r = agent.run("How many units were sold, and which region sold the most? Format: @total[n] @best[region]")
     assert r.text == "@total[17]\n@best[West]", r.text
+
+
+def test_a_value_bound_before_the_failing_line_that_does_not_fit_the_data_says_so(program_agent):
+    frame = pd.DataFrame({"region": ["West", "East", "West"], "paid": ["Yes", "No", "Yes"], "units": [3, 5, 7]})
+    code = ("best = sales['paid'].iloc[1]\n"
+            "total = sales['units'].sum() / 'x'\n"
+            "answer = {'best': best, 'total': total}")
+    backend = ScriptedBackend([_program(code), _program(code.replace("/ 'x'", "+ 'x'"))])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("Which region sold the most units, and how many were sold? Format: @best[region] @total[n]")
+    assert "@best[No]" in r.text and "Note: @best[…]: 'No' is not a value of column 'region'" in r.text, r.text
+    assert "@total: could not compute (the program stopped before it" in r.text, r.text
