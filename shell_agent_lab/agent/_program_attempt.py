@@ -133,31 +133,21 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     ``f.groupby('symbol')['price']``), and a compared value taken into ``&`` as two masks
     (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``)."""
     body, helpers = stand_ins(repaired(code))
-    body, respelled = spelled_as_columns(body, list(columns))
-    if respelled:
-        log.info("column names respelled as the frames have them: %s", respelled)
-    body, renamed = mended_calls(body)
-    if renamed:
-        log.info("keywords written as their libraries spell them: %s", renamed)
-    body, assigned = without_inplace(body)
-    if assigned:
-        log.info("changes made in place written as assignments: %s", assigned)
-    body, fitted = fitted_unpacks(body)
-    if fitted:
-        log.info("unpackings fitted to the fields their calls give: %s", fitted)
-    body, grouped = grouped_reductions(body, label)
-    if grouped:
-        log.info("reductions asked per label written per group: %s", grouped)
-    body, masked = masks_parenthesised(body)
-    if masked:
-        log.info("masks written with their parentheses: %s", masked)
-    body, regrouped = series_grouped(body, columns)
-    if regrouped:
-        log.info("columns grouped by another column's name written as the frame grouped: %s", regrouped)
+    repairs: list[tuple[Callable[[str], tuple[str, Any]], str]] = [
+        (lambda b: spelled_as_columns(b, list(columns)), "column names respelled as the frames have them"),
+        (mended_calls, "keywords written as their libraries spell them"),
+        (without_inplace, "changes made in place written as assignments"),
+        (fitted_unpacks, "unpackings fitted to the fields their calls give"),
+        (lambda b: grouped_reductions(b, label), "reductions asked per label written per group"),
+        (masks_parenthesised, "masks written with their parentheses"),
+        (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
+    ]
     if distinct is not None:
-        body, split = sampled_groups(body, distinct)
-        if split:
-            log.info("grouping columns passed as samples split into groups: %s", split)
+        repairs.append((lambda b: sampled_groups(b, distinct), "grouping columns passed as samples split into groups"))
+    for repair, said in repairs:
+        body, where = repair(body)
+        if where:
+            log.info("%s: %s", said, where)
     return Mended(body, helpers)
 
 
