@@ -256,7 +256,12 @@ export class SidePanel extends Widget implements TabHost {
     } else if (status === 'starting' || status === 'restarting' || status === 'autorestarting') {
       this._dropClient();
       this._setState('kernel-starting', 'The kernel is starting…');
-    } else if (status === 'idle' && !this._connecting) {
+    } else if (status === 'idle' && this._connecting) {
+      // a cell that loads the extension may finish while a look is under way and the kernel
+      // has not yet answered it: look once more when that look ends without the extension (any
+      // idle counts: a comm message's own busy and idle may come between the cell's)
+      this._lookAgain = true;
+    } else if (status === 'idle') {
       if (this._state === 'kernel-starting' || this._state === 'kernel-dead') {
         void this._connect();
       } else if (this._state === 'extension-missing' && previous === 'busy') {
@@ -275,12 +280,17 @@ export class SidePanel extends Widget implements TabHost {
     this._client = null;
   }
 
-  private async _connect(quiet = false): Promise<void> {
+  private async _connect(quiet = false, mayLookAgain = true): Promise<void> {
     this._connecting = true;
+    this._lookAgain = false;
     try {
       await this._connectOnce(quiet);
     } finally {
       this._connecting = false;
+    }
+    // once only: the look's own comm message also turns the kernel busy and idle
+    if (mayLookAgain && this._lookAgain && this._state === 'extension-missing') {
+      await this._connect(true, false);
     }
   }
 
@@ -575,6 +585,7 @@ export class SidePanel extends Widget implements TabHost {
   private _stopWatching: (() => void) | null = null;
   private _generation = 0;
   private _connecting = false;
+  private _lookAgain = false;
   private _lastClose = 0;
   private _state: PanelState = 'no-notebook';
   private _lastStatus: Kernel.Status = 'unknown';
