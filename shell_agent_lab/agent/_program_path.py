@@ -30,7 +30,7 @@ from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_m
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
 from ..answers.program_repairs import distinct_counter, reduced_whole
-from ..answers.named_values import left_out
+from ..answers.named_values import named_in
 from ..answers.zero_values import zero_parts, zero_reasons
 from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, draft, first_messages, mend, program_shape,
                                retry_messages, run_mended)
@@ -194,10 +194,16 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     prompt = program_prompt(views, question, spec, context=context)
     # the one text column the answer names a value of (a reduction asked per label groups by it)
     tied = {p.column for p in spec.parts if p.column}
-    label = tied.pop() if len(tied) == 1 else None
+    label = next(iter(tied)) if len(tied) == 1 else None
     distinct = distinct_counter(frames)
-    allowed = [a for p in spec.parts for a in p.allowed]
-    answered = {p.column for p in spec.parts if p.column} | converted
+
+    def misfits(taken: Taken, body: str) -> dict[str, Miss]:
+        # the values that do not fit the data, the columns the program names told apart
+        return off_column(spec, taken, frames, named=columns_named(body, columns), converted=converted)
+
+    # what the question names of the data, read once: each program is checked against it
+    named = named_in(spec.asked or question, frames, allowed=[a for p in spec.parts for a in p.allowed],
+                     answered=tied | converted)
     messages = first_messages(prompt)
     outcome = ProgramOutcome()
     kept: _Kept | None = None
@@ -241,17 +247,16 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         if before is not None:
             # never lost: what it computed before it failed answers, unless a later run does better;
             # a value that does not fit the data says so, as a finished run's does
-            off = off_column(spec, before[0], frames, named=columns_named(mended.body, columns), converted=converted)
-            kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1, off, stopped=before[1])
+            kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1,
+                         misfits(before[0], mended.body), stopped=before[1])
         if taken is not None:
-            off = off_column(spec, taken, frames, named=columns_named(mended.body, columns), converted=converted)
+            off = misfits(taken, mended.body)
             zero = [p for p in zero_parts(taken.values) if p not in off]
             if zero:
                 # a difference of one value with itself, or a count over no rows: read from the program
                 off = {**off, **zero_reasons(mended.body, zero, frames, converted=converted)}
             # a value of the data the question names, in a column the program never reads
-            gap = left_out(spec.asked or question, mended.body, frames, allowed=allowed,
-                           answered=answered) if taken.any else None
+            gap = named.left_out(mended.body) if taken.any else None
             if _answered(taken, spec, ran.run.stdout) and (kept is None or _score(taken, spec, off, gap is None) > _score(
                     kept.taken, spec, kept.off, kept.selects, not kept.stopped)):
                 kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off, gap is None)

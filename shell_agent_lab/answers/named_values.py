@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from typing import Any, Collection, Mapping
 
 from .column_values import distinct_values
+from .spec import without_tokens
 
-__all__ = ["LeftOut", "left_out"]
+__all__ = ["LeftOut", "NamedInQuestion", "named_in", "left_out"]
 
 #: columns with more distinct values than this are not read
 _MAX_DISTINCT = 200
@@ -44,8 +45,6 @@ _WHOLE_FROM = 100
 _QUOTES = frozenset({"'", '"', "`", "\u2018", "\u2019", "\u201c", "\u201d"})
 #: a name in backticks
 _QUOTED = re.compile(r"`([^`\n]{1,80})`")
-#: ``@name[…]`` tokens of a format: their words describe the answer, not the rows
-_TOKEN = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]")
 
 
 @dataclass(frozen=True)
@@ -113,47 +112,70 @@ def _named(value: str, text: str) -> bool:
     return False
 
 
-def left_out(question: str, code: str, frames: Mapping[str, Any], *, allowed: Collection[str] = (),
-             answered: Collection[str] = ()) -> LeftOut | None:
-    """The first column of ``frames`` that ``question`` names in backticks and ``code`` never
-    reads; else the first value of a column (text, or whole numbers from 100 up) that
-    ``question`` names and ``code`` never selects: neither the value nor its column appears in
-    the program. ``allowed``: answers the question lists (never such a value); ``answered``:
-    columns the answer names a value of."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError, RecursionError):
+@dataclass(frozen=True)
+class NamedInQuestion:
+    """What a question names of the data, read once for a question over its frames; each
+    program written for it is then checked against it (:meth:`left_out`)."""
+
+    #: (frame, column) of each column named in backticks
+    columns: tuple[tuple[str, str], ...] = ()
+    #: each value the question names, with the (frame, column)s that hold it
+    values: tuple[tuple[str | int, tuple[tuple[str, str], ...]], ...] = ()
+    #: columns the answer names a value of: a program need not select their values
+    answered: frozenset[str] = frozenset()
+
+    def left_out(self, code: str) -> LeftOut | None:
+        """The first column named in backticks that ``code`` never reads; else the first value
+        named that ``code`` never selects: neither the value nor a column holding it appears in
+        the program."""
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        texts, attributes = _texts(tree)
+
+        def read(column: str) -> bool:
+            return column.casefold() in texts or column in attributes
+
+        for frame, column in self.columns:
+            if not read(column):
+                return LeftOut(None, column, frame)
+        for value, holders in self.values:
+            folded = str(value).casefold()
+            if any(read(c) or c in self.answered for _, c in holders) or any(folded in t for t in texts):
+                continue
+            return LeftOut(value, holders[0][1], holders[0][0])
         return None
-    texts, attributes = _texts(tree)
-    text = _TOKEN.sub(" ", question)
-    for quoted in _QUOTED.findall(text):
-        # a column the question names in backticks (not a frame's name) that the program never reads
-        for frame_name, frame in frames.items():
-            if quoted in getattr(frame, "columns", ()) and quoted not in frames and quoted.casefold() not in texts \
-                    and quoted not in attributes:
-                return LeftOut(None, quoted, frame_name)
+
+
+def named_in(question: str, frames: Mapping[str, Any], *, allowed: Collection[str] = (),
+             answered: Collection[str] = ()) -> NamedInQuestion:
+    """The columns of ``frames`` that ``question`` names in backticks (not a frame's name), and
+    the values of their columns (text, or whole numbers from 100 up) it names as the data writes
+    them. ``allowed``: answers the question lists (never such a value); ``answered``: columns
+    the answer names a value of."""
+    text = without_tokens(question)      # a format's tokens describe the answer, not the rows
+    columns = [(frame_name, quoted) for quoted in dict.fromkeys(_QUOTED.findall(text)) if quoted not in frames
+               for frame_name, frame in frames.items() if quoted in getattr(frame, "columns", ())]
     skip = {a.casefold() for a in allowed}
     names = {str(c).casefold() for f in frames.values() for c in getattr(f, "columns", ())}
     holding: dict[str | int, list[tuple[str, str]]] = {}     # value → the (frame, column)s that hold it
-    covered: set[str | int] = set()      # values of columns the program reads or the answer names values of
     for frame_name, frame in frames.items():
         for column in getattr(frame, "columns", ()):
             try:
                 kind = _kind(frame[column]) if isinstance(column, str) else ""
             except Exception:
                 continue
-            if not kind:
-                continue
-            values = _candidates(frame, column, kind)
-            if column.casefold() in texts or column in attributes or column in answered:
-                covered.update(values)
-                continue
-            for value in values:
+            for value in _candidates(frame, column, kind) if kind else ():
                 holding.setdefault(value, []).append((frame_name, column))
-    for value, where in holding.items():
-        folded = str(value).casefold()
-        if value in covered or folded in skip or folded in names or any(folded in t for t in texts):
-            continue
-        if _named(str(value), text):
-            return LeftOut(value, where[0][1], where[0][0])
-    return None
+    values = tuple((value, tuple(where)) for value, where in holding.items()
+                   if str(value).casefold() not in skip and str(value).casefold() not in names
+                   and _named(str(value), text))
+    return NamedInQuestion(tuple(columns), values, frozenset(answered))
+
+
+def left_out(question: str, code: str, frames: Mapping[str, Any], *, allowed: Collection[str] = (),
+             answered: Collection[str] = ()) -> LeftOut | None:
+    """:meth:`NamedInQuestion.left_out` of ``code`` for what ``question`` names of ``frames``
+    (:func:`named_in`): read afresh each call; a turn reads the question once."""
+    return named_in(question, frames, allowed=allowed, answered=answered).left_out(code)

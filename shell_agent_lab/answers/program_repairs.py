@@ -48,6 +48,9 @@ import ast
 import functools
 from typing import Any, Callable, Collection, Mapping, Sequence
 
+from .program_names import answer_entries, bound_once
+from .values import ANSWER_VARIABLE
+
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
            "GROUPS_AT_MOST"]
@@ -397,7 +400,10 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
     ``GROUPS_AT_MOST`` values and the first has more; a two-sample test needs exactly two.
     A test given one number per group (``f_oneway(*df.groupby('g')['y'].mean())``, or a name
     bound to that) gets the groups' values instead: a sample of one value has no variance."""
-    bound = _bound_once(code)
+    try:
+        bound = bound_once(ast.parse(code))
+    except (SyntaxError, ValueError, RecursionError):
+        bound = {}
 
     def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
         if isinstance(node, ast.Call) and len(node.args) == 1 and node.lineno == node.end_lineno:
@@ -416,23 +422,6 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
         return _over_groups(node, f"{value[0]}.groupby({group[1]!r})", value[1])
 
     return _rewrite(code, edit, "a test given group labels or one number per group → each group's values")
-
-
-def _bound_once(code: str) -> dict[str, ast.expr]:
-    """The names ``code`` binds once, at its top level, to the value they are bound to."""
-    try:
-        tree = ast.parse(code)
-    except SyntaxError:
-        return {}
-    seen: dict[str, list[ast.expr]] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    seen.setdefault(target.id, []).append(node.value)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
-            seen.setdefault(node.target.id, []).append(node.value or node.target)
-    return {name: values[0] for name, values in seen.items() if len(values) == 1}
 
 
 def _reduced_groups(node: ast.Call, bound: Mapping[str, ast.expr],
@@ -474,17 +463,10 @@ _WHOLE = _REDUCTIONS | {"std", "var", "prod"}
 def _feeding(tree: ast.Module, parts: Collection[str]) -> list[ast.expr]:
     """The expressions the values of ``parts`` are computed from: their entries in the
     ``answer = {…}`` dict, the values assigned to the names those read, and so on back up."""
-    roots: list[ast.expr] = []
-    assigns: list[tuple[set[str], ast.expr]] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Assign):
-            continue
-        names = {t.id for t in node.targets if isinstance(t, ast.Name)}
-        if "answer" in names and isinstance(node.value, ast.Dict):
-            roots += [v for k, v in zip(node.value.keys, node.value.values)
-                      if isinstance(k, ast.Constant) and k.value in parts]
-        else:
-            assigns.append((names, node.value))
+    roots = [value for name, value in answer_entries(tree).items() if name in parts]
+    assigns = [(names, node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+               for names in [{t.id for t in node.targets if isinstance(t, ast.Name)}]
+               if not (ANSWER_VARIABLE in names and isinstance(node.value, ast.Dict))]
     pending = [n.id for r in roots for n in ast.walk(r) if isinstance(n, ast.Name)]
     wanted = set(pending)
     while pending:

@@ -22,7 +22,7 @@ from typing import Mapping
 from .precision import Precision, read_precision, read_precisions
 from .templates import DEFAULT, Template, read_object, read_template
 
-__all__ = ["Part", "AnswerSpec", "read_spec", "with_columns", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
+__all__ = ["Part", "AnswerSpec", "read_spec", "with_columns", "without_tokens", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
 
 #: what a part holds
 KINDS = ("number", "count", "label", "yesno", "list", "date", "any")
@@ -97,6 +97,13 @@ class AnswerSpec:
 # -- explicit syntax --------------------------------------------------------------------------
 #: ``@name[placeholder]``
 _TOKEN = re.compile(r"@([A-Za-z_][\w.]*)\[([^\]\n]{0,80})\]")
+
+
+def without_tokens(text: str) -> str:
+    """``text`` with each ``@part[…]`` token blanked: the words around them, to read as words."""
+    return _TOKEN.sub(" ", text)
+
+
 #: a line that states the format: ``Format: @a[…] @b[…]``
 _FORMAT_LINE = re.compile(r"(?im)^[ \t>*_-]*format\**\s*:.*$")
 #: ``Answer:`` and what follows it on its line
@@ -335,7 +342,7 @@ def _descriptions(text: str, tokens: list[re.Match[str]]) -> list[str]:
 def _overall(text: str) -> Precision | None:
     """The precision said of the question as a whole: the one precision it states (several
     different ones belong to parts)."""
-    found = [p for p in read_precisions(_TOKEN.sub(" ", text)) if not p.whole]
+    found = [p for p in read_precisions(without_tokens(text)) if not p.whole]
     digits = {(p.kind, p.digits) for p in found}
     return found[0] if len(digits) == 1 else None
 
@@ -378,7 +385,7 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
                           bool(words & {"percent", "percentage"}) or "%" in seg,
                           holder=_holder(t.group(2)) if kind in ("any", "label") and not allowed else ""))
     # "which of A, B and C": the one part that names something takes one of them
-    chosen = _which_of(_TOKEN.sub(" ", text))
+    chosen = _which_of(without_tokens(text))
     naming = [i for i, p in enumerate(parts) if p.kind in ("any", "label") and not p.allowed]
     if chosen and len(naming) == 1:
         parts[naming[0]] = replace(parts[naming[0]], kind="label", allowed=chosen)

@@ -20,6 +20,7 @@ import math
 from typing import Any, Collection, Mapping
 
 from .column_values import Miss, unmatched_values
+from .program_names import answer_entries, bound_once
 
 __all__ = ["zero_parts", "zero_reasons"]
 
@@ -34,30 +35,6 @@ def zero_parts(values: Mapping[str, Any]) -> list[str]:
     return [name for name, value in values.items()
             if isinstance(value, (int, float)) and not isinstance(value, bool)
             and math.isfinite(value) and value == 0]
-
-
-def _bound(tree: ast.Module) -> tuple[dict[str, ast.expr], dict[str, ast.expr]]:
-    """Names bound once by plain assignment (name → value), and the ``answer = {…}`` entries."""
-    bound: dict[str, ast.expr] = {}
-    twice: set[str] = set()
-    entries: dict[str, ast.expr] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.AugAssign, ast.For, ast.comprehension)):
-            target = node.target
-            twice.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-        if not isinstance(node, ast.Assign):
-            continue
-        for target in node.targets:
-            if isinstance(target, ast.Name) and target.id == "answer" and isinstance(node.value, ast.Dict):
-                entries.update({k.value: v for k, v in zip(node.value.keys, node.value.values)
-                                if isinstance(k, ast.Constant) and isinstance(k.value, str)})
-            elif isinstance(target, ast.Name):
-                if target.id in bound:
-                    twice.add(target.id)
-                bound[target.id] = node.value
-            else:
-                twice.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
-    return {k: v for k, v in bound.items() if k not in twice}, entries
 
 
 def _sides(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -> tuple[ast.expr, ast.expr] | None:
@@ -115,7 +92,7 @@ def zero_reasons(code: str, zero: Collection[str], frames: Mapping[str, Any] | N
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
         return {}
-    bound, entries = _bound(tree)
+    bound, entries = bound_once(tree), answer_entries(tree)
     out: dict[str, Miss] = {}
     unmatched: str | None = None
     for name in zero:

@@ -163,6 +163,10 @@ def test_a_grouping_column_passed_as_a_sample_is_the_values_split_by_it(code, ex
     "f, p = f_oneway(df['income'],",
     "t, p = ttest_ind(*df.groupby('education')['income'].mean())",     # three groups, two-sample test
     "m = df.groupby('sex')['income'].mean()\nm = m * 2\nf, p = f_oneway(*m)",   # bound twice
+    # also bound by a loop, a tuple's targets, an augmented assignment: its value depends on where
+    "m = df.groupby('sex')['income'].mean()\nfor m in [df['income']]:\n    pass\nf, p = f_oneway(*m)",
+    "m = df.groupby('sex')['income'].mean()\nm, k = m, 1\nf, p = f_oneway(*m)",
+    "m = df.groupby('sex')['income'].mean()\nm += 1\nf, p = f_oneway(*m)",
     "f, p = f_oneway(*[df['income'], df['klass']])",
 ])
 def test_other_test_calls_are_left_as_written(code):

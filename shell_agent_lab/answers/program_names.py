@@ -1,0 +1,69 @@
+"""What a program's names are bound to, read from its syntax tree.
+
+Several readings of a written program follow a value back to what it was computed from: why a
+part came out zero (:mod:`.zero_values`), which expressions feed the asked parts, and a name bound
+to a reduction handed to a test (:mod:`.program_repairs`). They share one rule for when a name
+can be followed: it is bound exactly once, by a plain assignment. A name that is also a loop's
+target, a comprehension's, one of a tuple's targets, a ``with``/``except`` alias, a walrus, an
+import, a function or an augmented assignment's target is never followed: its value depends on
+where it is read.
+"""
+from __future__ import annotations
+
+import ast
+from collections import Counter
+from typing import Iterator
+
+from .values import ANSWER_VARIABLE
+
+__all__ = ["bound_once", "answer_entries"]
+
+
+def _targets(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr | None]]:
+    """(target, the value bound to it when a plain assignment binds a name alone) of ``node``."""
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            yield target, (node.value if isinstance(target, ast.Name) else None)
+    elif isinstance(node, ast.AnnAssign):
+        yield node.target, (node.value if isinstance(node.target, ast.Name) else None)
+    elif isinstance(node, (ast.AugAssign, ast.For, ast.AsyncFor, ast.comprehension, ast.NamedExpr)):
+        yield node.target, None
+    elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+        yield node.optional_vars, None
+
+
+def _other_bindings(node: ast.AST) -> Iterator[str]:
+    """Names bound by ``node`` with no target expression: imports, functions, classes, handlers."""
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield from ((a.asname or a.name).split(".")[0] for a in node.names)
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, ast.ExceptHandler) and node.name:
+        yield node.name
+
+
+def bound_once(tree: ast.AST) -> dict[str, ast.expr]:
+    """The names ``tree`` binds exactly once, by a plain assignment of the name alone
+    (``x = …``, ``x: int = …``), to the value bound. Any other binding of the name anywhere in
+    the tree (a second assignment, ``x += 1``, ``for x in …``, ``a, x = …``) leaves it out."""
+    count: Counter[str] = Counter()
+    value: dict[str, ast.expr] = {}
+    for node in ast.walk(tree):
+        for target, bound in _targets(node):
+            if bound is not None and isinstance(target, ast.Name):
+                value[target.id] = bound
+            count.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        count.update(_other_bindings(node))
+    return {name: bound for name, bound in value.items() if count[name] == 1}
+
+
+def answer_entries(tree: ast.AST) -> dict[str, ast.expr]:
+    """The entries of the ``answer = {"part": …}`` dicts ``tree`` binds, part name → value
+    expression (where two dicts bind a part, the one met last in a walk of the tree)."""
+    entries: dict[str, ast.expr] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and any(
+                isinstance(t, ast.Name) and t.id == ANSWER_VARIABLE for t in node.targets):
+            entries.update({k.value: v for k, v in zip(node.value.keys, node.value.values)
+                            if isinstance(k, ast.Constant) and isinstance(k.value, str)})
+    return entries
