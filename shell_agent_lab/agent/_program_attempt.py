@@ -22,7 +22,7 @@ from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used,
                                        masks_parenthesised, sampled_groups, series_grouped, without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
-__all__ = ["Draft", "Mended", "Ran", "draft", "mend", "run_mended", "retry_messages", "first_messages", "program_shape",
+__all__ = ["Draft", "Mended", "Ran", "draft", "mend", "as_run", "run_mended", "retry_messages", "first_messages", "program_shape",
            "REDRAW_TEMPERATURE"]
 
 log = logging.getLogger(__name__)
@@ -159,6 +159,12 @@ def _problem(run: Any) -> str | None:
     return None
 
 
+def as_run(mended: Mended, views: Sequence[FrameView], given: Sequence[str]) -> str:
+    """The program as it runs: the imports it uses and the preamble that reads text numbers and
+    dates added, ``given`` (the frames' names) bound to its own copies."""
+    return with_imports(own_frames(with_preamble(mended.body, preamble(list(views))), list(given)))
+
+
 def run_mended(mended: Mended, *, views: Sequence[FrameView], frames: Mapping[str, Any],
                run_program: Callable[..., Any], timeout: float,
                on_start: Callable[[str], None] | None = None) -> Ran:
@@ -168,7 +174,7 @@ def run_mended(mended: Mended, *, views: Sequence[FrameView], frames: Mapping[st
     booleans, with no new request to the model."""
     given = list(frames)
     inputs = {**frames, **mended.helpers}
-    code = with_imports(own_frames(with_preamble(mended.body, preamble(list(views))), given))
+    code = as_run(mended, views, given)
     if on_start:
         on_start(code)
     run = run_program(code, inputs, timeout=timeout)

@@ -31,9 +31,10 @@ from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
 from ..answers.program_repairs import distinct_counter, reduced_whole
 from ..answers.named_values import named_in
+from ..answers.program_names import slice_at, slices
 from ..answers.zero_values import zero_parts, zero_reasons
-from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, draft, first_messages, mend, program_shape,
-                               retry_messages, run_mended)
+from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, as_run, draft, first_messages, mend,
+                               program_shape, retry_messages, run_mended)
 from ._types import ToolActivity
 
 __all__ = ["PROGRAM_TOOL", "ProgramOutcome", "frames_for", "answer_by_program", "program_failed", "step_summary", "cell_code",
@@ -208,6 +209,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     outcome = ProgramOutcome()
     kept: _Kept | None = None
     shapes: set[str] = set()          # what the programs run so far do (see _another)
+    failed: set[str] = set()          # the statements that failed, with what they were computed from
     error: str | None
     for attempt in range(_ATTEMPTS):
         drafted = draft(backend, messages, cancel, until_answer=spec.style == PARTS)
@@ -218,7 +220,8 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             messages = retry_messages(prompt, missing)
             continue
         mended = mend(drafted.code, columns, label, distinct)
-        mended, redrawn = _another(mended, shapes, lambda: draft(
+        mended, redrawn = _another(mended, lambda m: program_shape(m.body) in shapes or bool(
+            failed & slices(as_run(m, views, given))), lambda: draft(
             backend, messages, cancel, until_answer=spec.style == PARTS, temperature=REDRAW_TEMPERATURE),
             lambda code: mend(code, columns, label, distinct))
         shapes.add(program_shape(mended.body))
@@ -239,6 +242,9 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                     len(taken_again.values) >= len(taken.values)):
                 mended, ran, taken = whole, again, taken_again
         error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
+        failing = slice_at(ran.code, line) if isinstance(line, int) else None
+        if failing is not None:
+            failed.add(failing)
         outcome.attempts.append({"code": ran.code, "error": error, "output": ran.run.stdout, "seconds": ran.run.seconds,
                                  "helpers": import_line(dict(mended.helpers)), "redrawn": redrawn})
         if on_step:
@@ -337,20 +343,21 @@ _TRY = ("Try naming the columns as they are written, splitting the question in t
         "(\"… with query_sql\").")
 
 
-def _another(mended: Mended, shapes: set[str], redraw: Callable[[], Any],
+def _another(mended: Mended, known: Callable[[Mended], bool], redraw: Callable[[], Any],
              mend_code: Callable[[str], Mended]) -> tuple[Mended, int]:
-    """``mended``, or when a program of its shape already ran (the model, told why its program
-    failed, wrote it again), the first of up to ``_REDRAWS`` sampled programs that does
-    something else; and how many were asked. When every one repeats, the last is run: its
-    outcome is known, but the answer still comes from the best run."""
+    """``mended``, or when its outcome is ``known`` (the model, told why its program failed,
+    wrote a program of the same shape again, or kept a statement that failed with everything it
+    is computed from unchanged, so it fails the same way), the first of up to ``_REDRAWS``
+    sampled programs that does something else; and how many were asked. When every one
+    repeats, the last is run: the answer still comes from the best run."""
     redrawn = 0
-    while program_shape(mended.body) in shapes and redrawn < _REDRAWS:
+    while known(mended) and redrawn < _REDRAWS:
         redrawn += 1
         drafted = redraw()
         if drafted.code is not None:
             mended = mend_code(drafted.code)
     if redrawn:
-        log.info("the model wrote a program that already ran; asked %d more time(s), sampled", redrawn)
+        log.info("the model wrote a program whose outcome is known; asked %d more time(s), sampled", redrawn)
     return mended, redrawn
 
 

@@ -1,4 +1,5 @@
-"""What a program's names are bound to, read from its syntax tree.
+"""What a program's names are bound to, and what its statements are computed from, read from
+its syntax tree.
 
 Several readings of a written program follow a value back to what it was computed from: why a
 part came out zero (:mod:`.zero_values`), which expressions feed the asked parts, and a name bound
@@ -7,6 +8,12 @@ can be followed: it is bound exactly once, by a plain assignment. A name that is
 target, a comprehension's, one of a tuple's targets, a ``with``/``except`` alias, a walrus, an
 import, a function or an augmented assignment's target is never followed: its value depends on
 where it is read.
+
+A statement's *slice* is the statement with every earlier top-level statement its inputs come
+from: those that bind or change a name it reads (``x = …``, ``x['c'] = …``, ``x.loc[…] = …``,
+``x.append(…)``, an import), followed back in turn. A program is deterministic over the same
+frames, so a statement that failed fails again, the same way, in any program that holds its
+slice unchanged (:func:`slice_at`, :func:`slices`).
 """
 from __future__ import annotations
 
@@ -16,7 +23,7 @@ from typing import Iterator
 
 from .values import ANSWER_VARIABLE
 
-__all__ = ["bound_once", "answer_entries"]
+__all__ = ["bound_once", "answer_entries", "slice_at", "slices"]
 
 
 def _targets(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr | None]]:
@@ -67,3 +74,63 @@ def answer_entries(tree: ast.AST) -> dict[str, ast.expr]:
             entries.update({k.value: v for k, v in zip(node.value.keys, node.value.values)
                             if isinstance(k, ast.Constant) and isinstance(k.value, str)})
     return entries
+
+
+def _changed(stmt: ast.stmt) -> set[str]:
+    """The names a top-level statement binds or changes in place: its targets' names, the frame
+    of a subscript or attribute it assigns (``f['c'] = …``), the object of a method it calls as
+    a statement (``rows.append(x)``), and what it imports or defines."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            base: ast.expr = node
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute):
+            base = node.value.func.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
+        out.update(_other_bindings(node))
+    return out
+
+
+def _read(stmt: ast.stmt) -> set[str]:
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _slice(body: list[ast.stmt], at: int) -> str:
+    needed, kept = _read(body[at]), [body[at]]
+    for stmt in reversed(body[:at]):
+        changed = _changed(stmt)
+        if changed & needed:
+            kept.append(stmt)
+            needed |= _read(stmt)
+    return ast.dump(ast.Module(body=kept[::-1], type_ignores=[]))
+
+
+def slice_at(code: str, line: int) -> str | None:
+    """The slice of the top-level statement of ``code`` that holds ``line`` (1-based), as text
+    that compares equal for equal slices; None when ``code`` does not parse or no statement
+    holds the line."""
+    try:
+        body = ast.parse(code).body
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+    return next((_slice(body, i) for i, stmt in enumerate(body)
+                 if stmt.lineno <= line <= (stmt.end_lineno or stmt.lineno)), None)
+
+
+def slices(code: str) -> set[str]:
+    """The slice of every top-level statement of ``code`` (empty when it does not parse)."""
+    try:
+        body = ast.parse(code).body
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    return {_slice(body, i) for i in range(len(body))}

@@ -139,6 +139,31 @@ def test_a_retry_that_repeats_the_failed_program_is_asked_again_sampled(program_
     assert [a.status for a in r.tool_activity] == ["error", "success"]
 
 
+def test_a_retry_that_keeps_the_statement_that_failed_is_asked_again_sampled(program_agent):
+    bad = "big = sales[sales['units'].count() >= 3]\nanswer = {'n': big['region'].nunique()}"
+    # another program, but the failing statement and all it reads are kept: it fails the same way
+    kept = ("big = sales[sales['units'].count() >= 3]\nbig = big.groupby('region').filter(lambda r: len(r) >= 1)\n"
+            "answer = {'n': len(big)}")
+    good = "big = sales.groupby('region').filter(lambda r: len(r) >= 2)\nanswer = {'n': big['region'].nunique()}"
+    backend = ScriptedBackend([_program(bad), _program(kept), _program(good)])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many regions have at least two rows? Format: @n[a whole number]")
+    assert r.text == "@n[1]"
+    assert [q.options.temperature for q in backend.requests] == [0.0, 0.0, 0.7]
+    assert [a.status for a in r.tool_activity] == ["error", "success"]       # the kept one never ran
+
+
+def test_a_retry_that_changes_what_the_failed_statement_reads_runs(program_agent):
+    bad = "s = sales['units'] * 2\nanswer = {'n': s['x']}"
+    # the same failing statement, but what it reads is computed anew: its outcome is not known
+    fixed = "s = pd.Series({'x': 2})\nanswer = {'n': s['x']}"
+    backend = ScriptedBackend([_program(bad), _program(fixed)])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many? Format: @n[a whole number]")
+    assert r.text == "@n[2]"
+    assert [q.options.temperature for q in backend.requests] == [0.0, 0.0]
+
+
 def test_sampled_programs_that_all_repeat_it_end_in_one_plain_sentence(program_agent):
     bad = "print(sales['nope'])"
     backend = ScriptedBackend([_program(bad)] * 4)
