@@ -11,9 +11,11 @@ Copy-on-Write nothing is copied and the user's frame never changes).
 from __future__ import annotations
 
 import ast
+import builtins
+import keyword
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Collection, Mapping, Sequence
 
 from ._program_writes import frames_written
 from .program_repairs import flag_conversion
@@ -135,22 +137,35 @@ def _what(part: Part) -> str:
             "date": "a date"}.get(part.kind, "")
 
 
-def _variable(name: str) -> str:
+#: names a program reads that a value must not be bound to: the modules it is handed, and
+#: Python's own names (a part named ``max`` or ``sum`` bound as a variable breaks later calls)
+_HELD = frozenset({"pd", "np", "stats", ANSWER_VARIABLE}) | frozenset(n for n in dir(builtins) if not n.startswith("_"))
+
+
+def _variable(name: str, held: Collection[str] = ()) -> str:
+    """The variable a part's value is bound to in the answer line: its name made an identifier,
+    and not one the program reads for something else (a frame it is given, a module, a
+    built-in, a keyword): ``answer = {'arrests': arrests}`` over a frame named ``arrests``
+    invited ``arrests = arrests[…].sum()``, which lost the frame for the lines after it."""
     name = re.sub(r"\W", "_", name)
-    return name if name.isidentifier() and not name[0].isdigit() else f"v_{name}"
+    name = name if name.isidentifier() and not name[0].isdigit() else f"v_{name}"
+    while keyword.iskeyword(name) or name in held or name in _HELD:
+        name = f"{name}_value"
+    return name
 
 
-def answer_instruction(spec: AnswerSpec) -> str:
+def answer_instruction(spec: AnswerSpec, frames: Collection[str] = ()) -> str:
     """How the program hands back its result: by binding ``answer`` to the spec's parts (a dict
-    by part name, or the one value), computed in the code and not rounded."""
+    by part name, or the one value), computed in the code and not rounded. ``frames``: the names
+    the program is given its frames under (never a part's variable)."""
     if len(spec.parts) == 1 and spec.parts[0].name == ANSWER:
         part = spec.parts[0]
         what = _what(part)
         say = ", and print one short sentence that states it" if spec.style == PROSE else ""
         return ("Finish by assigning the computed answer to a variable named `answer`"
                 + (f" ({what})" if what else "") + f"{say}.")
-    pairs = ", ".join(f"{p.name!r}: {_variable(p.name)}" for p in spec.parts)
-    hints = "; ".join(f"{_variable(p.name)}: {_what(p)}" for p in spec.parts if _what(p))
+    pairs = ", ".join(f"{p.name!r}: {_variable(p.name, frames)}" for p in spec.parts)
+    hints = "; ".join(f"{_variable(p.name, frames)}: {_what(p)}" for p in spec.parts if _what(p))
     return ("Finish with exactly this line, each value computed in the code:\n"
             f"answer = {{{pairs}}}" + (f"  # {hints}" if hints else ""))
 
@@ -169,7 +184,7 @@ def program_prompt(frames: Sequence[FrameView], question: str, spec: AnswerSpec,
             "Use the column names exactly as listed.\n\n"
             f"{earlier}Question: {(spec.asked or question).strip()}\n\n"
             f"Write one short ```python code block, without comments, that computes the answer from {names} "
-            f"with pandas.\n{answer_instruction(spec)}")
+            f"with pandas.\n{answer_instruction(spec, [f.name for f in frames])}")
 
 
 def retry_prompt(prompt: str, error: str, line: str = "") -> str:

@@ -35,6 +35,19 @@ def test_the_prompt_lists_exact_names_values_and_the_print_form():
                          "answer = {'p': p}  # p: a number")
 
 
+@pytest.mark.parametrize("parts, line", [
+    # a part named like the frame: bound as the frame's name, it lost the frame for the lines after
+    ("@year[yyyy] @arrests[n]", "answer = {'year': year, 'arrests': arrests_value}"),
+    # a built-in, a keyword, a module the program uses: each bound under another name
+    ("@max[value] @class[name] @np[n]", "answer = {'max': max_value, 'class': class_value, 'np': np_value}"),
+])
+def test_a_part_named_like_what_the_program_reads_is_bound_to_another_variable(parts, line):
+    view = FrameView("arrests", 2, [("year", "int64")], {"year": ["2000", "2001"]})
+    q = f"Which year had the most arrests, and how many? Format: {parts}"
+    text = program_prompt([view], q, read_spec(q))
+    assert text.split("\n")[-1].split("  #")[0] == line
+
+
 def test_a_frame_with_clean_columns_is_not_said_to_be_converted():
     view = FrameView("df", 2, [("n", "int64")], {"n": ["1", "2"]})
     text = program_prompt([view], "Total n?", read_spec("Total n?"))
