@@ -36,6 +36,13 @@ def _program(body: str) -> str:
     return f"Here is the program:\n```python\n{body}\n```"
 
 
+def _ask(program_agent, programs: list[str], question: str, **kw):
+    """``question`` asked of an agent whose model writes ``programs`` in turn: the reply and the model."""
+    backend = ScriptedBackend([_program(p) for p in programs])
+    agent, _ = program_agent(backend, **kw)
+    return agent.run(question), backend
+
+
 @pytest.fixture()
 def program_agent(store, settings):
     agents = []
@@ -98,9 +105,8 @@ def test_a_program_that_writes_to_the_frame_works_on_its_own_view(program_agent)
 def test_a_failing_program_goes_back_once_with_its_error(program_agent):
     bad = "print(f\"@n[{sales['Area'].nunique()}]\")"
     good = "print(f\"@n[{sales['region'].nunique()}]\")"
-    backend = ScriptedBackend([_program(bad), _program(good)])
-    agent, _ = program_agent(backend)
-    r = agent.run("How many regions are there? End your answer with @n[value] (a whole number).")
+    r, backend = _ask(program_agent, [bad, good],
+                      "How many regions are there? End your answer with @n[value] (a whole number).")
     assert r.text == "@n[3]"
     retry = backend.requests[1].messages
     assert [m.role for m in retry] == ["system", "user"]                 # asked afresh, its program not shown
@@ -127,9 +133,8 @@ def test_a_retry_that_repeats_the_failed_program_is_asked_again_sampled(program_
     # the same program told its error: comments, imports and blank lines do not make it another
     again = f"import pandas as pd\n\n# count the regions\n{bad}  # as asked"
     good = "print(f\"@n[{sales['region'].nunique()}]\")"
-    backend = ScriptedBackend([_program(bad), _program(again), _program(good)])
-    agent, _ = program_agent(backend)
-    r = agent.run("How many regions are there? End your answer with @n[value] (a whole number).")
+    r, backend = _ask(program_agent, [bad, again, good],
+                      "How many regions are there? End your answer with @n[value] (a whole number).")
     assert r.text == "@n[3]"
     temperatures = [q.options.temperature for q in backend.requests]
     assert temperatures == [0.0, 0.0, 0.7]
@@ -145,9 +150,7 @@ def test_a_retry_that_keeps_the_statement_that_failed_is_asked_again_sampled(pro
     kept = ("big = sales[sales['units'].count() >= 3]\nbig = big.groupby('region').filter(lambda r: len(r) >= 1)\n"
             "answer = {'n': len(big)}")
     good = "big = sales.groupby('region').filter(lambda r: len(r) >= 2)\nanswer = {'n': big['region'].nunique()}"
-    backend = ScriptedBackend([_program(bad), _program(kept), _program(good)])
-    agent, _ = program_agent(backend)
-    r = agent.run("How many regions have at least two rows? Format: @n[a whole number]")
+    r, backend = _ask(program_agent, [bad, kept, good], "How many regions have at least two rows? Format: @n[a whole number]")
     assert r.text == "@n[1]"
     assert [q.options.temperature for q in backend.requests] == [0.0, 0.0, 0.7]
     assert [a.status for a in r.tool_activity] == ["error", "success"]       # the kept one never ran
@@ -157,9 +160,7 @@ def test_a_retry_that_changes_what_the_failed_statement_reads_runs(program_agent
     bad = "s = sales['units'] * 2\nanswer = {'n': s['x']}"
     # the same failing statement, but what it reads is computed anew: its outcome is not known
     fixed = "s = pd.Series({'x': 2})\nanswer = {'n': s['x']}"
-    backend = ScriptedBackend([_program(bad), _program(fixed)])
-    agent, _ = program_agent(backend)
-    r = agent.run("How many? Format: @n[a whole number]")
+    r, backend = _ask(program_agent, [bad, fixed], "How many? Format: @n[a whole number]")
     assert r.text == "@n[2]"
     assert [q.options.temperature for q in backend.requests] == [0.0, 0.0]
 
