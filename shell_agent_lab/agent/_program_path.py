@@ -198,9 +198,19 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     label = next(iter(tied)) if len(tied) == 1 else None
     distinct = distinct_counter(frames)
 
+    shapes: set[str] = set()          # what the programs run so far do (see _another)
+    failed: set[str] = set()          # the statements that failed, with what they were computed from
+
     def misfits(taken: Taken, body: str) -> dict[str, Miss]:
         # the values that do not fit the data, the columns the program names told apart
         return off_column(spec, taken, frames, named=columns_named(body, columns), converted=converted)
+
+    def known(m: Mended) -> bool:
+        # how it ends is known: a program of its shape ran, or it keeps a statement that failed
+        # with all that statement is computed from (the slices are read only once one failed)
+        if program_shape(m.body) in shapes:
+            return True
+        return bool(failed) and not failed.isdisjoint(slices(as_run(m, views, given)))
 
     # what the question names of the data, read once: each program is checked against it
     named = named_in(spec.asked or question, frames, allowed=[a for p in spec.parts for a in p.allowed],
@@ -208,8 +218,6 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     messages = first_messages(prompt)
     outcome = ProgramOutcome()
     kept: _Kept | None = None
-    shapes: set[str] = set()          # what the programs run so far do (see _another)
-    failed: set[str] = set()          # the statements that failed, with what they were computed from
     error: str | None
     for attempt in range(_ATTEMPTS):
         drafted = draft(backend, messages, cancel, until_answer=spec.style == PARTS)
@@ -220,8 +228,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             messages = retry_messages(prompt, missing)
             continue
         mended = mend(drafted.code, columns, label, distinct)
-        mended, redrawn = _another(mended, lambda m: program_shape(m.body) in shapes or bool(
-            failed & slices(as_run(m, views, given))), lambda: draft(
+        mended, redrawn = _another(mended, known, lambda: draft(
             backend, messages, cancel, until_answer=spec.style == PARTS, temperature=REDRAW_TEMPERATURE),
             lambda code: mend(code, columns, label, distinct))
         shapes.add(program_shape(mended.body))

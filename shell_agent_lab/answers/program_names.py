@@ -23,7 +23,7 @@ from typing import Iterator
 
 from .values import ANSWER_VARIABLE
 
-__all__ = ["bound_once", "answer_entries", "slice_at", "slices"]
+__all__ = ["bound_once", "answer_entries", "slice_at", "slices", "root_name"]
 
 
 def _targets(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr | None]]:
@@ -76,6 +76,14 @@ def answer_entries(tree: ast.AST) -> dict[str, ast.expr]:
     return entries
 
 
+def root_name(node: ast.AST) -> str | None:
+    """The name an item or attribute chain starts from (``f`` of ``f.loc[0, 'a']``); None when
+    it starts from anything else (a call, a literal)."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def _changed(stmt: ast.stmt) -> set[str]:
     """The names a top-level statement binds or changes in place: its targets' names, the frame
     of a subscript or attribute it assigns (``f['c'] = …``), the object of a method it calls as
@@ -85,19 +93,12 @@ def _changed(stmt: ast.stmt) -> set[str]:
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             out.add(node.id)
         elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            base: ast.expr = node
-            while isinstance(base, (ast.Subscript, ast.Attribute)):
-                base = base.value
-            if isinstance(base, ast.Name):
-                out.add(base.id)
+            out.add(root_name(node) or "")
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and isinstance(node.value.func, ast.Attribute):
-            base = node.value.func.value
-            while isinstance(base, (ast.Subscript, ast.Attribute)):
-                base = base.value
-            if isinstance(base, ast.Name):
-                out.add(base.id)
+            out.add(root_name(node.value.func.value) or "")
         out.update(_other_bindings(node))
+    out.discard("")
     return out
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Sequence
 
 from ._program_writes import frames_written
+from .program_names import root_name
 from .program_repairs import flag_conversion
 from .spec import ANSWER, PROSE, AnswerSpec, Part
 from .values import ANSWER_VARIABLE
@@ -308,12 +309,6 @@ def _reads_data(node: ast.stmt, given: set[str]) -> bool:
 def _writes(tree: ast.AST, given: set[str]) -> set[str]:
     """Given frames the program changes: item/attribute writes, ``del``, ``inplace=True``."""
     hit: set[str] = set()
-
-    def base(node: ast.AST) -> str | None:
-        while isinstance(node, (ast.Subscript, ast.Attribute)):
-            node = node.value
-        return node.id if isinstance(node, ast.Name) else None
-
     for node in ast.walk(tree):
         targets: list[ast.AST] = []
         if isinstance(node, ast.Assign):
@@ -324,12 +319,12 @@ def _writes(tree: ast.AST, given: set[str]) -> set[str]:
             targets = list(node.targets)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             if any(k.arg == "inplace" for k in node.keywords):
-                name = base(node.func.value)
+                name = root_name(node.func.value)
                 if name in given:
                     hit.add(name)
         for t in targets:
             if isinstance(t, (ast.Subscript, ast.Attribute)):
-                name = base(t)
+                name = root_name(t)
                 if name in given:
                     hit.add(name)
     return hit
