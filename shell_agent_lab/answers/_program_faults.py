@@ -11,6 +11,9 @@ wording of the message (which changes from one library version to the next).
   key that is one True/False is a comparison of one number used as a row mask.
 * ``NameError`` carries the name: a column written as a bare name.
 * ``ValueError`` on a line that unpacks a call into several names: the fields that call returns.
+* ``ValueError`` or ``TypeError`` on a line that calls ``idxmax``/``idxmin`` on a whole frame
+  (a name holding a DataFrame, its rows selected by a mask, ``.loc`` without a column): one
+  label per column is not a row, and a column with no value (or text) makes it fail.
 * ``TypeError`` on a line whose comparison has ``&``/``|`` inside it (``a == 1 & b == 2``), or
   that aggregates or does arithmetic over a frame holding text columns.
 
@@ -97,9 +100,9 @@ def fault_hint(exc: BaseException, frames: Mapping[str, Any], source: str = "",
         if isinstance(exc, NameError):
             return _name(exc, tables)
         if isinstance(exc, ValueError) and statement is not None:
-            return _unpack(statement)
+            return _unpack(statement) or _whole_frame_index(statement, tables, scope)
         if isinstance(exc, TypeError) and statement is not None:
-            return _type(statement, tables, scope)
+            return _type(statement, tables, scope) or _whole_frame_index(statement, tables, scope)
     except Exception:  # a hint is a courtesy: never let it hide the error itself
         return None
     return None
@@ -249,6 +252,38 @@ def _unpack(statement: ast.stmt) -> str | None:
         return f"{callee} gives {_FIELDS[callee]}: unpack exactly those, or keep the result and read its fields"
     return (f"{callee or 'that call'} does not give {len(names)} values: keep its result in "
             "one name, print it, and read its fields")
+
+
+#: the methods that give the row label of a column's largest or smallest value
+_ROW_OF = ("idxmax", "idxmin")
+
+
+def _frame_valued(node: ast.expr, tables: Mapping[str, pd.DataFrame], scope: Mapping[str, Any]) -> bool:
+    """Whether ``node`` is a whole frame: a name holding a DataFrame, its rows selected
+    (``frame[mask]``, ``frame.loc[mask]``, ``frame.iloc[:5]``) or a list of its columns; not one
+    column (``frame['c']``, ``frame.loc[mask, 'c']``)."""
+    if isinstance(node, ast.Name):
+        return isinstance(scope.get(node.id, tables.get(node.id)), pd.DataFrame)
+    if not isinstance(node, ast.Subscript):
+        return False
+    inner = node.value
+    if isinstance(inner, ast.Attribute) and inner.attr in ("loc", "iloc"):
+        return not isinstance(node.slice, ast.Tuple) and _frame_valued(inner.value, tables, scope)
+    one_column = isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, (str, int))
+    return not one_column and _frame_valued(inner, tables, scope)
+
+
+def _whole_frame_index(statement: ast.stmt, tables: Mapping[str, pd.DataFrame], scope: Mapping[str, Any]) -> str | None:
+    """The hint for ``idxmax()``/``idxmin()`` called on a whole frame on the failing line."""
+    for node in ast.walk(statement):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ROW_OF
+                and _frame_valued(node.func.value, tables, scope)):
+            method = node.func.attr
+            return (f"{ast.unparse(node.func.value)}.{method}() ranks every column of a frame (one label per "
+                    f"column; a text column or one with no value makes it fail): select the one column to rank, "
+                    f"frame.loc[rows, 'value_column'].{method}(), then read another column at that row with "
+                    f"frame.loc[label, 'name_column']")
+    return None
 
 
 def _field_count(callee: str, call: ast.Call) -> int | None:

@@ -243,6 +243,29 @@ def _listing(text: str) -> tuple[str, ...]:
     return ()
 
 
+_ALTERNATIVES = re.compile(rf"(?:{_ITEM}\s*,\s*)*{_ITEM},?\s+or\s+{_ITEM}")
+#: numbered (or lettered) stand-ins for several values of one kind: ``[port1, port2, port3]``,
+#: ``[col_a, col_b]``
+_NUMBERED = re.compile(r"([A-Za-z_]+?)(?:_?\d+|_[A-Za-z])")
+
+
+def _placeholder_listing(holder: str) -> tuple[str, tuple[str, ...]]:
+    """What a placeholder made only of items says: values to choose one from when it offers
+    them as alternatives (``[positive, negative or none]``, ``[1, 2 or 3]``: kind "label", the
+    items), several values when it numbers or letters stand-ins of one stem (``[name1, name2, name3]``:
+    kind "list"), else nothing ("", ())."""
+    holder = holder.strip().strip("\"'`")
+    if _ALTERNATIVES.fullmatch(holder):
+        found = _values(re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", holder))
+        if found:
+            return "label", found
+    items = [i.strip() for i in holder.split(",")]
+    stems = {m.group(1).lower() if m else None for m in (_NUMBERED.fullmatch(i) for i in items)}
+    if len(items) >= 2 and len(stems) == 1 and None not in stems:
+        return "list", ()
+    return "", ()
+
+
 _NAMES = rf"((?:{_ITEM}\s*,\s*)+{_ITEM},?\s+(?:and|or)\s+{_ITEM}|{_ITEM}\s+(?:and|or)\s+{_ITEM})"
 #: the question chooses among listed names: "Which of A, B and C …", "Of A, B or C, which …"
 _WHICH_OF = (re.compile(rf"\b[Ww]hich\s+(?:one\s+)?of\s+(?:the\s+(?:columns?|variables?|measures?|fields?)\s+)?{_NAMES}"),
@@ -373,6 +396,9 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
     for order, (t, seg) in enumerate(zip(tokens, _descriptions(text, tokens))):
         kind, own = _kind_and_precision(seg)
         allowed = _listing(seg.split(" | ")[0]) if kind in ("any", "label") else ()
+        if not allowed and kind in ("any", "label"):
+            listed, allowed = _placeholder_listing(t.group(2))
+            kind = listed or kind
         kind = "label" if allowed else kind
         decimals = 0 if kind == "count" else (own.digits if own is not None and own.kind == "decimals"
                                               and kind in ("any", "number", "list") else None)

@@ -128,7 +128,13 @@ def _label_only(inner: str, start: int, end: int) -> Template | None:
     if m is None:
         return None
     label = m.group(1).rstrip()
-    return Template(label + ("" if label.endswith("=") else " "), "", "", (start - 1, end + 1))
+    return Template(_spaced(label, m.group(0)[m.end(1):]), "", "", (start - 1, end + 1))
+
+
+def _spaced(label: str, gap: str) -> str:
+    """The opening a label makes: a colon takes one space after it; ``=`` is followed by the
+    space written after it, if any (``FINAL=<value>``, ``Result = <value>``)."""
+    return label + (" " if gap else "") if label.endswith("=") else label + " "
 
 
 def read_template(text: str) -> Template | None:
@@ -150,7 +156,8 @@ def read_template(text: str) -> Template | None:
         holder = _HOLDER.match(text, marked.end())
         if holder is not None:
             held = next((g for g in holder.groups() if g is not None), "").strip().strip("_")
-            return Template(label + ("" if label.endswith("=") else " "), "", held, (marked.start(), holder.end()))
+            return Template(_spaced(label, marked.group(0)[len(marked.group(1)):]), "", held,
+                            (marked.start(), holder.end()))
     return None
 
 

@@ -136,3 +136,27 @@ def test_a_key_of_the_frame_asked_of_one_column_picked_from_it_says_so_not_that_
     assert hint.startswith("'species' is a column of penguins, but the line asks for it of something made from "
                            "penguins that lacks it"), hint
     assert "penguins.groupby('species')['column']" in hint
+
+
+RATES = pd.DataFrame({"Country Name": ["Aruba", "Chad", "Peru"], "1960": [4.8, 6.2, 6.9],
+                      "2011": [1.7, float("nan"), 2.5], "Indicator": [None, None, None]})
+
+
+@pytest.mark.parametrize("line", [
+    "worst = rates[rates['change'] < 0].idxmax()[0]",
+    "worst = rates.loc[rates['change'] < 0].idxmin()",
+    "worst = rates.idxmax()",
+])
+def test_idxmax_of_a_whole_frame_says_to_select_the_column_to_rank(line):
+    exc, hint = run("rates['change'] = (rates['2011'] - rates['1960']) / rates['1960'] * 100\n" + line,
+                    {"rates": RATES})
+    assert isinstance(exc, (ValueError, TypeError))
+    method = "idxmin" if "idxmin" in line else "idxmax"
+    assert f".{method}() ranks every column of a frame" in hint
+    assert f"frame.loc[rows, 'value_column'].{method}()" in hint
+
+
+def test_idxmax_of_one_column_gets_no_whole_frame_hint():
+    exc, hint = run("worst = rates.loc[rates['2011'] > 9, '2011'].idxmax()", {"rates": RATES})
+    assert isinstance(exc, ValueError)
+    assert hint is None or "ranks every column" not in hint

@@ -411,3 +411,36 @@ def test_parts_bound_by_position_from_a_calls_fields_go_back_saying_which_field_
     right = take_values(spec, {"answer": {"chi2": 70.61, "dof": 3, "independent": "no"}})
     assert retry_message(spec, right, code=code) is None          # fitting values: nothing to say
     assert "in that order" not in (retry_message(spec, taken) or "")   # no code, no fields
+
+
+@pytest.mark.parametrize("value, written", [(2002.0, "2002"), (2002, "2002"), (31.0, "31"), (2002.5, "2002.5"),
+                                            ("2002-03-04 00:00:00", "2002-03-04")])
+def test_a_date_part_computed_as_a_whole_float_is_written_whole(value, written):
+    spec = read_spec("In which year were the most arrests made?\nFormat: @year[yyyy] @n[count]")
+    assert spec.parts[0].kind == "date"
+    assert write_part(value, spec.parts[0]).text == written
+
+
+@pytest.mark.parametrize("text, kind, allowed", [
+    ("@relationship[positive, negative or none]", "label", ("positive", "negative", "none")),
+    ("Which class fares best?\nFormat: @class[1, 2 or 3], @rate[percentage, two decimals]", "label", ("1", "2", "3")),
+    ("@strength[strong or weak]", "label", ("strong", "weak")),
+    ("@ports[port1, port2, port3]", "list", ()),
+    ("@top[name_1, name_2]", "list", ()),
+    ("@missing_columns[col_a, col_b] listed alphabetically", "list", ()),
+    # not alternatives: several words per choice, a description, names of one column, a yes/no
+    ("@conclusion[reject or fail to reject]", "any", ()),
+    ("@rate[percentage, two decimals]", "number", ()),
+    ("@pair[height, weight]", "any", ()),
+    ("@ok[yes or no]", "yesno", ()),
+])
+def test_a_placeholder_of_alternatives_lists_the_allowed_values(text, kind, allowed):
+    part = read_spec(text).parts[0]
+    assert (part.kind, part.allowed) == (kind, allowed)
+
+
+def test_a_value_outside_the_placeholders_alternatives_is_shown_and_said():
+    spec = read_spec("@relationship[positive, negative or none]")
+    out = write_answer(spec, take_values(spec, {"answer": {"relationship": "unclear"}}))
+    assert "unclear" in out.text and NOT_COMPUTED not in out.text
+    assert write_part("Negative", spec.parts[0]).text == "negative"
