@@ -19,7 +19,8 @@ from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, loads_data, own_frames,
                                       preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
-                                       masks_parenthesised, sampled_groups, series_grouped, without_inplace)
+                                       masks_parenthesised, offsets_respelled, sampled_groups, series_grouped,
+                                       without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
 __all__ = ["Draft", "Mended", "Ran", "draft", "mend", "as_run", "run_mended", "retry_messages", "first_messages", "program_shape",
@@ -130,8 +131,9 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     test that compares groups given the grouping column as a sample split by it instead, when
     ``distinct`` (a column's number of distinct values) shows which column groups; one column
     grouped by another column's name as the frame grouped (``f['price'].groupby('symbol')`` →
-    ``f.groupby('symbol')['price']``), and a compared value taken into ``&`` as two masks
-    (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``)."""
+    ``f.groupby('symbol')['price']``), a compared value taken into ``&`` as two masks
+    (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``), and a frequency alias pandas renamed
+    as it names it now (``resample('Y')`` → ``resample('YE')``)."""
     body, helpers = stand_ins(repaired(code))
     repairs: list[tuple[Callable[[str], tuple[str, Any]], str]] = [
         (lambda b: spelled_as_columns(b, list(columns)), "column names respelled as the frames have them"),
@@ -140,6 +142,7 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
         (fitted_unpacks, "unpackings fitted to the fields their calls give"),
         (lambda b: grouped_reductions(b, label), "reductions asked per label written per group"),
         (masks_parenthesised, "masks written with their parentheses"),
+        (offsets_respelled, "frequency aliases written as this pandas names them"),
         (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
     ]
     if distinct is not None:

@@ -11,6 +11,8 @@ wording of the message (which changes from one library version to the next).
   key that is one True/False is a comparison of one number used as a row mask.
 * ``NameError`` carries the name: a column written as a bare name.
 * ``ValueError`` on a line that unpacks a call into several names: the fields that call returns.
+* ``TypeError`` on a line that resamples a frame (or its column) whose index holds no dates:
+  the frame's date columns to put in the index, or to group by the year of.
 * ``ValueError`` or ``TypeError`` on a line that calls ``idxmax``/``idxmin`` on a whole frame
   (a name holding a DataFrame, its rows selected by a mask, ``.loc`` without a column): one
   label per column is not a row, and a column with no value (or text) makes it fail.
@@ -102,7 +104,8 @@ def fault_hint(exc: BaseException, frames: Mapping[str, Any], source: str = "",
         if isinstance(exc, ValueError) and statement is not None:
             return _unpack(statement) or _whole_frame_index(statement, tables, scope)
         if isinstance(exc, TypeError) and statement is not None:
-            return _type(statement, tables, scope) or _whole_frame_index(statement, tables, scope)
+            return (_resampled_without_dates(statement, tables, scope) or _type(statement, tables, scope)
+                    or _whole_frame_index(statement, tables, scope))
     except Exception:  # a hint is a courtesy: never let it hide the error itself
         return None
     return None
@@ -283,6 +286,29 @@ def _whole_frame_index(statement: ast.stmt, tables: Mapping[str, pd.DataFrame], 
                     f"column; a text column or one with no value makes it fail): select the one column to rank, "
                     f"frame.loc[rows, 'value_column'].{method}(), then read another column at that row with "
                     f"frame.loc[label, 'name_column']")
+    return None
+
+
+def _resampled_without_dates(statement: ast.stmt, tables: Mapping[str, pd.DataFrame],
+                             scope: Mapping[str, Any]) -> str | None:
+    """The hint for ``.resample(…)`` on the failing line over a frame whose index holds no
+    dates: its date columns, set as the index or grouped by their year."""
+    if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "resample"
+               for n in ast.walk(statement)):
+        return None
+    for name in sorted({n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}):
+        frame = scope.get(name, tables.get(name))
+        if not isinstance(frame, pd.DataFrame) or isinstance(frame.index, (pd.DatetimeIndex, pd.PeriodIndex,
+                                                                           pd.TimedeltaIndex)):
+            continue
+        dates = [str(c) for c, t in frame.dtypes.items() if pd.api.types.is_datetime64_any_dtype(t)]
+        if not dates:
+            return (f"resample needs dates in the index, and no column of {name} holds dates yet: read one with "
+                    f"pd.to_datetime({name}['column']) and set it as the index first")
+        column = dates[0]
+        return (f"resample needs dates in the index, and {name}'s index is row numbers: set its date column as the "
+                f"index first, {name}.set_index({column!r})['value_column'].resample('YE').mean(), or group by "
+                f"the year, {name}.groupby({name}[{column!r}].dt.year)['value_column'].mean()")
     return None
 
 

@@ -36,6 +36,13 @@
   ``f['a']`` with ``'JFK' & (…)`` (``&`` binds tighter than ``==``) and raises; with a number it
   runs as a bitwise and. Written as the two masks, ``(f['a'] == 'JFK') & (f['m'] == 7)``
   (:func:`masks_parenthesised`): the model repeated the slip on its retry, told the rule.
+- **Frequency aliases pandas renamed.** ``resample('Y')``, ``'M'``, ``'Q'``, ``'H'``, ``'T'``
+  (pandas 3 takes ``'YE'``, ``'ME'``, ``'QE'``, ``'h'``, ``'min'``): an alias the installed pandas
+  does not parse, passed as a frequency (``resample``, ``asfreq``, ``rolling``, ``floor``/``ceil``/
+  ``round`` of dates, ``freq=`` of ``date_range`` or ``Grouper``), is written with the name pandas
+  gave it, when that name parses (:func:`offsets_respelled`). Under a pandas that still takes
+  the old alias nothing changes. A small model wrote ``resample('Y')`` again on its retry, told
+  the error.
 - **A reduction bound to the last operand only.** ``a - b.mean()`` subtracts one mean from each
   of ``a``'s values, ``(m1) & (m2).sum()`` ands a mask with a count: method calls bind tighter
   than operators, and the program meant ``(a - b).mean()``. When a part asked as one value came
@@ -53,7 +60,7 @@ from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
-           "GROUPS_AT_MOST"]
+           "offsets_respelled", "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -344,6 +351,59 @@ def masks_parenthesised(code: str) -> tuple[str, list[str]]:
         return node, f"({ast.unparse(first)}) {sign} ({ast.unparse(rest)})"
 
     return _rewrite(code, edit, "a value compared, taken into & or | → the two masks it meant")
+
+
+#: frequency aliases pandas renamed (2.2 deprecated the old ones, 3.0 took them away)
+_OFFSET_RENAMES = {"A": "YE", "Y": "YE", "M": "ME", "Q": "QE", "BA": "BYE", "BY": "BYE", "BM": "BME", "BQ": "BQE",
+                   "AS": "YS", "BAS": "BYS", "H": "h", "BH": "bh", "CBH": "cbh", "T": "min", "S": "s", "L": "ms",
+                   "U": "us", "N": "ns"}
+#: calls whose first argument is a frequency, and the keywords that pass one
+_FREQUENCY_FIRST = frozenset({"resample", "asfreq", "rolling", "floor", "ceil", "round"})
+_FREQUENCY_KEYWORDS = frozenset({"rule", "freq", "window"})
+
+
+@functools.lru_cache(maxsize=256)
+def _offset_parses(alias: str) -> bool:
+    from pandas.tseries.frequencies import to_offset
+
+    try:
+        to_offset(alias)
+    except (ValueError, TypeError):
+        return False
+    return True
+
+
+def _offset_renamed(alias: str) -> str | None:
+    """The name the installed pandas gives ``alias`` (``'2M'`` → ``'2ME'``, ``'A-DEC'`` →
+    ``'YE-DEC'``, ``'30T'`` → ``'30min'``), when ``alias`` does not parse and that name does."""
+    digits = len(alias) - len(alias.lstrip("0123456789"))
+    count, rest = alias[:digits], alias[digits:]
+    base, dash, anchor = rest.partition("-")
+    new = _OFFSET_RENAMES.get(base)
+    if new is None or _offset_parses(alias):
+        return None
+    renamed = f"{count}{new}{dash}{anchor}"
+    return renamed if _offset_parses(renamed) else None
+
+
+def offsets_respelled(code: str) -> tuple[str, list[str]]:
+    """``code`` with each frequency alias the installed pandas no longer parses written as it
+    names it now (``co2['co2'].resample('Y')`` → ``resample('YE')``), and what changed."""
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name))):
+            return None
+        name = _callee(node.func)[1]
+        given = [k.value for k in node.keywords if k.arg in _FREQUENCY_KEYWORDS]
+        if name in _FREQUENCY_FIRST and node.args:
+            given.append(node.args[0])
+        for arg in given:
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.lineno == arg.end_lineno:
+                renamed = _offset_renamed(arg.value)
+                if renamed is not None:
+                    return arg, repr(renamed)
+        return None
+
+    return _rewrite(code, edit, "a frequency alias written as this pandas names it")
 
 
 def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str,

@@ -160,3 +160,21 @@ def test_idxmax_of_one_column_gets_no_whole_frame_hint():
     exc, hint = run("worst = rates.loc[rates['2011'] > 9, '2011'].idxmax()", {"rates": RATES})
     assert isinstance(exc, ValueError)
     assert hint is None or "ranks every column" not in hint
+
+
+CO2 = pd.DataFrame({"date": pd.to_datetime(["1960-01-03", "1960-06-05", "1961-01-01"]), "co2": [316.0, 318.5, 317.2]})
+
+
+def test_resampling_a_frame_indexed_by_row_numbers_names_its_date_column():
+    exc, hint = run("yearly = co2['co2'].resample('YE').mean()", {"co2": CO2})
+    assert isinstance(exc, TypeError)
+    assert hint.startswith("resample needs dates in the index, and co2's index is row numbers")
+    assert "co2.set_index('date')['value_column'].resample('YE').mean()" in hint
+    assert "co2.groupby(co2['date'].dt.year)" in hint
+
+
+def test_resampling_a_frame_with_no_dates_says_to_read_them():
+    frame = CO2.assign(date=CO2["date"].dt.strftime("%Y-%m-%d"))
+    exc, hint = run("yearly = co2.resample('YE')['co2'].mean()", {"co2": frame})
+    assert isinstance(exc, TypeError)
+    assert "no column of co2 holds dates yet" in hint

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from shell_agent_lab.analysis.engine import MISSING_MARKERS
-from shell_agent_lab.answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, mended_calls,
+from shell_agent_lab.answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, mended_calls, offsets_respelled,
                                                      masks_parenthesised, reduced_whole, series_grouped)
 
 
@@ -280,3 +280,37 @@ def test_the_parenthesised_masks_count_what_the_program_meant():
     scope = {"weather": weather}
     exec(code, scope)
     assert scope["n"] == 1
+
+
+@pytest.mark.parametrize("code, mended", [
+    ("yearly = co2['co2'].resample('Y').mean()", "yearly = co2['co2'].resample('YE').mean()"),
+    ("m = f.set_index('date').resample(rule='M')['x'].sum()", "m = f.set_index('date').resample(rule='ME')['x'].sum()"),
+    ("q = f.resample('2Q').size()", "q = f.resample('2QE').size()"),
+    ("a = f.resample('A-DEC').mean()", "a = f.resample('YE-DEC').mean()"),
+    ("h = f['t'].dt.floor('H')", "h = f['t'].dt.floor('h')"),
+    ("r = s.rolling('30T').mean()", "r = s.rolling('30min').mean()"),
+    ("g = f.groupby(pd.Grouper(key='date', freq='M'))['x'].sum()",
+     "g = f.groupby(pd.Grouper(key='date', freq='ME'))['x'].sum()"),
+    ("d = pd.date_range('2020-01-01', periods=3, freq='H')", "d = pd.date_range('2020-01-01', periods=3, freq='h')"),
+])
+def test_a_frequency_alias_pandas_renamed_is_written_as_it_names_it_now(code, mended):
+    assert offsets_respelled(code)[0] == mended
+
+
+@pytest.mark.parametrize("code", [
+    "p = f['date'].dt.to_period('M')",          # a period alias: 'M' is right there
+    "w = f.resample('W').mean()",
+    "m = f.resample('ME').mean()",
+    "r = s.rolling(7).mean()",
+    "x = s.round(2)",
+    "d = f.resample('D').sum()",
+])
+def test_aliases_pandas_takes_are_left_as_written(code):
+    assert offsets_respelled(code) == (code, [])
+
+
+def test_the_respelled_resample_runs():
+    frame = pd.DataFrame({"x": [1.0, 2.0, 4.0]}, index=pd.to_datetime(["2020-01-05", "2020-02-05", "2021-03-01"]))
+    scope = {"f": frame}
+    exec(offsets_respelled("yearly = f['x'].resample('Y').mean()")[0], scope)
+    assert list(scope["yearly"]) == [1.5, 4.0]
