@@ -214,11 +214,15 @@ def retry_messages(prompt: str, error: str, *, code: str = "", line: int | None 
     """The first request again with why the program failed and, when the run names one, the
     line that failed as the model wrote it. The failed program itself is not shown: shown it,
     the small model wrote the same program again."""
+    def as_written(text: str) -> str:
+        for name in given:           # as the model wrote it: its own view's name is the product's
+            text = re.sub(rf"\b{re.escape(name)}_view\b", name, text)
+        return text
+
     quoted = ""
     lines = code.splitlines()
     if line is not None and 0 < line <= len(lines):
-        quoted = lines[line - 1]
-        for name in given:           # as the model wrote it: its own view's name is the product's
-            quoted = re.sub(rf"\b{re.escape(name)}_view\b", name, quoted)
-    told = error.removeprefix(f"line {line}: ") if line is not None else error
+        quoted = as_written(lines[line - 1])
+    # a hint that names the frame the line used names the program's view of it: the frame, as given
+    told = as_written(error.removeprefix(f"line {line}: ") if line is not None else error)
     return first_messages(retry_prompt(prompt, told, quoted))

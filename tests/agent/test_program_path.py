@@ -672,3 +672,14 @@ def test_a_value_bound_before_the_failing_line_that_does_not_fit_the_data_says_s
     r = agent.run("Which region sold the most units, and how many were sold? Format: @best[region] @total[n]")
     assert "@best[No]" in r.text and "Note: @best[…]: 'No' is not a value of column 'region'" in r.text, r.text
     assert "@total: could not compute (the program stopped before it" in r.text, r.text
+
+
+def test_a_hint_names_the_frame_as_given_not_the_programs_own_view_of_it(program_agent):
+    # the program changes `sales`, so it runs on its own view (`sales_view`); a hint that names
+    # the frame the failing line used names that view, and the model copied the name
+    bad = "sales['few'] = sales['units'] < 3\nbest = sales[sales['few']].idxmax()\nanswer = best"
+    good = "answer = sales.loc[sales['units'] < 3, 'units'].idxmax()"
+    r, backend = _ask(program_agent, [bad, good], "Which row has the fewest units? Answer: <row>")
+    told = backend.requests[1].messages[1].content
+    assert "sales[sales['few']].idxmax() ranks every column of a frame" in told
+    assert "sales_view" not in told

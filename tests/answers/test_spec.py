@@ -2,6 +2,8 @@
 and no value a program computed is ever dropped from the answer."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from shell_agent_lab.answers.spec import LINE, PARTS, PROSE, read_spec, with_columns
@@ -116,6 +118,32 @@ def test_no_computed_value_is_dropped_whatever_the_wording(wording, value):
         assert NOT_COMPUTED not in out.text and out.complete
         written = write_part(value, spec.parts[0]).text
         assert written and written in out.text
+
+
+#: answer instructions written after the spec reader was, none of them in its tests before
+OTHER_WORDINGS = [
+    "{q} Respond with just the number.", "{q} Reply in one sentence.",
+    "{q} Give your answer as JSON: {{\"answer\": <value>}}.", "{q} Format your final answer as: Result = <value>",
+    "{q} Output only the value, nothing else.", "{q} Your final line must be '#### <answer>'",
+    "{q} Conclude with 'So the answer is: <answer>'.", "{q} Wrap the answer in double square brackets, like [[42]].",
+    "{q} Please answer with True/False or a number as appropriate.", "{q} End with: FINAL=<value>",
+    "{q} Give the answer in the form ANSWER[<value>].", "{q} Put the answer in a ```answer fenced block.",
+    "{q} Answer format -> value only (no units, no words).", "{q} Write 'Answer is: ' then the value.",
+    "{q} (answer on the last line, prefixed by =>)", "{q} Return a python dict literal {{'answer': ...}}.",
+    "{q} Put your response after 'RESULT:' in capitals.", "{q} Use the template: «answer: …»",
+]
+
+
+@pytest.mark.parametrize("wording", OTHER_WORDINGS)
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_no_computed_value_is_dropped_in_wordings_the_reader_was_not_written_for(wording, value):
+    for question in LINE_QUESTIONS:
+        spec = read_spec(wording.format(q=question))
+        out = write_answer(spec, take_values(spec, {"answer": value}))
+        assert NOT_COMPUTED not in out.text and out.complete
+        if not isinstance(value, (list, dict)):
+            written = write_part(value, spec.parts[0]).text
+            assert written and (written in out.text or json.dumps(written) in out.text), out.text
 
 
 @pytest.mark.parametrize("wording", CLOSED_WORDINGS)
