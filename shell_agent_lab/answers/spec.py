@@ -257,7 +257,8 @@ def _placeholder_listing(holder: str) -> tuple[str, tuple[str, ...]]:
     holder = holder.strip().strip("\"'`")
     if _ALTERNATIVES.fullmatch(holder):
         found = _values(re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", holder))
-        if found:
+        # all numbers or all words: "5 or more" is a bound, not two choices
+        if found and len({re.fullmatch(r"-?\d+(?:\.\d+)?", v) is None for v in found}) == 1:
             return "label", found
     items = [i.strip() for i in holder.split(",")]
     stems = {m.group(1).lower() if m else None for m in (_NUMBERED.fullmatch(i) for i in items)}

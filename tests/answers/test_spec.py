@@ -458,6 +458,7 @@ def test_a_date_part_computed_as_a_whole_float_is_written_whole(value, written):
     ("@missing_columns[col_a, col_b] listed alphabetically", "list", ()),
     # not alternatives: several words per choice, a description, names of one column, a yes/no
     ("@conclusion[reject or fail to reject]", "any", ()),
+    ("@n[5 or more]", "any", ()),
     ("@rate[percentage, two decimals]", "number", ()),
     ("@pair[height, weight]", "any", ()),
     ("@ok[yes or no]", "yesno", ()),
