@@ -261,12 +261,24 @@ def _unpack(statement: ast.stmt) -> str | None:
 _ROW_OF = ("idxmax", "idxmin")
 
 
+def _held(name: str, tables: Mapping[str, pd.DataFrame], scope: Mapping[str, Any]) -> Any:
+    """What ``name`` holds where the program failed: its own variable, else the given frame."""
+    return scope.get(name, tables.get(name))
+
+
+def _frames_on(statement: ast.stmt, tables: Mapping[str, pd.DataFrame],
+               scope: Mapping[str, Any]) -> list[tuple[str, pd.DataFrame]]:
+    """The names on the line that hold a DataFrame, with it, in name order."""
+    names = sorted({n.id for n in ast.walk(statement) if isinstance(n, ast.Name)})
+    return [(n, obj) for n in names if isinstance(obj := _held(n, tables, scope), pd.DataFrame)]
+
+
 def _frame_valued(node: ast.expr, tables: Mapping[str, pd.DataFrame], scope: Mapping[str, Any]) -> bool:
     """Whether ``node`` is a whole frame: a name holding a DataFrame, its rows selected
     (``frame[mask]``, ``frame.loc[mask]``, ``frame.iloc[:5]``) or a list of its columns; not one
     column (``frame['c']``, ``frame.loc[mask, 'c']``)."""
     if isinstance(node, ast.Name):
-        return isinstance(scope.get(node.id, tables.get(node.id)), pd.DataFrame)
+        return isinstance(_held(node.id, tables, scope), pd.DataFrame)
     if not isinstance(node, ast.Subscript):
         return False
     inner = node.value
@@ -296,10 +308,8 @@ def _resampled_without_dates(statement: ast.stmt, tables: Mapping[str, pd.DataFr
     if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "resample"
                for n in ast.walk(statement)):
         return None
-    for name in sorted({n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}):
-        frame = scope.get(name, tables.get(name))
-        if not isinstance(frame, pd.DataFrame) or isinstance(frame.index, (pd.DatetimeIndex, pd.PeriodIndex,
-                                                                           pd.TimedeltaIndex)):
+    for name, frame in _frames_on(statement, tables, scope):
+        if isinstance(frame.index, (pd.DatetimeIndex, pd.PeriodIndex, pd.TimedeltaIndex)):
             continue
         dates = [str(c) for c, t in frame.dtypes.items() if pd.api.types.is_datetime64_any_dtype(t)]
         if not dates:
@@ -359,13 +369,11 @@ def _type(statement: ast.stmt, tables: Mapping[str, pd.DataFrame], scope: Mappin
         return ("a text column (a flag such as 'Yes'/'No', a label) cannot be summed, averaged or divided: "
                 "compare it with a value first, e.g. (frame['column'] == 'Yes').sum() or .mean()")
     text = {}
-    for name in sorted({n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}):
-        obj = scope.get(name, tables.get(name))
-        if isinstance(obj, pd.DataFrame):
-            cols = [str(c) for c, t in obj.dtypes.items() if not (pd.api.types.is_numeric_dtype(t)
-                                                                  or pd.api.types.is_datetime64_any_dtype(t))]
-            if cols:
-                text[name] = cols
+    for name, obj in _frames_on(statement, tables, scope):
+        cols = [str(c) for c, t in obj.dtypes.items() if not (pd.api.types.is_numeric_dtype(t)
+                                                              or pd.api.types.is_datetime64_any_dtype(t))]
+        if cols:
+            text[name] = cols
     if text and any(isinstance(n, ast.Attribute) and n.attr in _AGGREGATES for n in ast.walk(statement)):
         listed = "; ".join(f"{n}: {', '.join(c[:_MAX_NAMES])}" for n, c in text.items())
         return (f"text columns ({listed}) cannot be averaged or summed: pick the numeric columns first, "

@@ -90,15 +90,17 @@ def _changed(stmt: ast.stmt) -> set[str]:
     a statement (``rows.append(x)``), and what it imports or defines."""
     out: set[str] = set()
     for node in ast.walk(stmt):
+        root: str | None = None
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            out.add(node.id)
+            root = node.id
         elif isinstance(node, (ast.Subscript, ast.Attribute)) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            out.add(root_name(node) or "")
+            root = root_name(node)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and isinstance(node.value.func, ast.Attribute):
-            out.add(root_name(node.value.func.value) or "")
+            root = root_name(node.value.func.value)
+        if root is not None:
+            out.add(root)
         out.update(_other_bindings(node))
-    out.discard("")
     return out
 
 
