@@ -256,7 +256,7 @@ def _placeholder_listing(holder: str) -> tuple[str, tuple[str, ...]]:
     kind "list"), else nothing ("", ())."""
     holder = holder.strip().strip("\"'`")
     if _ALTERNATIVES.fullmatch(holder):
-        found = _values(re.split(r"\s*,\s*(?:or\s+)?|\s+or\s+", holder))
+        found = _listing(holder)
         # all numbers or all words: "5 or more" is a bound, not two choices
         if found and len({re.fullmatch(r"-?\d+(?:\.\d+)?", v) is None for v in found}) == 1:
             return "label", found
@@ -404,7 +404,7 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
         decimals = 0 if kind == "count" else (own.digits if own is not None and own.kind == "decimals"
                                               and kind in ("any", "number", "list") else None)
         described = seg.split(" | ")[0].strip(" ,")
-        if decimals is None and (kind == "number" or not described) and overall is not None \
+        if decimals is None and (kind == "number" or not described) and kind != "date" and overall is not None \
                 and overall.kind == "decimals":
             decimals = overall.digits     # "@b[value] @a[value], both to 4 decimals"
         words = set(_words(seg))

@@ -129,8 +129,6 @@ def write_part(value: Any, part: Part) -> Written:
             return Written(plain_number(number), f"{plain_number(number)} is not a whole number", True)
         if kind == "any" and isinstance(value, int):
             return Written(str(value))          # an integer is no rounded number: an id, a year, a count
-        if kind == "date" and float(number).is_integer():
-            return Written(str(int(number)))    # a year (or day) read from a column with gaps is a float
         if kind in ("number", "any", "list", "date"):
             return Written(shown)
         if kind == "label":

@@ -434,9 +434,13 @@ def test_parts_bound_by_position_from_a_calls_fields_go_back_saying_which_field_
 @pytest.mark.parametrize("value, written", [(2002.0, "2002"), (2002, "2002"), (31.0, "31"), (2002.5, "2002.5"),
                                             ("2002-03-04 00:00:00", "2002-03-04")])
 def test_a_date_part_computed_as_a_whole_float_is_written_whole(value, written):
-    spec = read_spec("In which year were the most arrests made?\nFormat: @year[yyyy] @n[count]")
-    assert spec.parts[0].kind == "date"
-    assert write_part(value, spec.parts[0]).text == written
+    for text in ("In which year were the most arrests made?\nFormat: @year[yyyy] @n[count]",
+                 # the decimals said of the other parts are not the year's
+                 "In which year?\nFormat: @year[yyyy] @n[n] @pct[pct] -- yyyy and n are integers, pct is rounded "
+                 "to 1 decimal."):
+        spec = read_spec(text)
+        assert spec.parts[0].kind == "date" and spec.parts[0].decimals is None
+        assert write_part(value, spec.parts[0]).text == written
 
 
 @pytest.mark.parametrize("text, kind, allowed", [
