@@ -21,6 +21,7 @@ check or a log line names items by id only.
 from __future__ import annotations
 
 import importlib
+import inspect
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -37,9 +38,10 @@ __all__ = ["SET_NAME", "FOLDERS", "use", "folder", "DEFAULT_WORDINGS", "External
 
 SET_NAME = "external"
 #: the external sets, each a folder of ``benchmarks/`` with the same files and scorer: the first
-#: one, a second one written later over other tables (the first is spent for tuning), and a
-#: third over other tables again (the second is spent too)
-FOLDERS: tuple[str, ...] = ("external", "external2", "external3")
+#: one, a second one written later over other tables (the first is spent for tuning), a third
+#: over other tables again (the second is spent too), and a fourth with answer wordings of its
+#: own, whose scorer reads a natural reply only in the form its wording asks
+FOLDERS: tuple[str, ...] = ("external", "external2", "external3", "external4")
 _folder = FOLDERS[0]
 DEFAULT_WORDINGS: tuple[str, ...] = ("plain",)
 _SEP = "@"
@@ -98,11 +100,11 @@ def wording_ids() -> list[str]:
 
 
 def parse_wordings(text: str | None) -> tuple[str, ...]:
-    """``--wordings``: comma-separated ids or ``all``; None or empty gives :data:`DEFAULT_WORDINGS`.
-    An unknown id raises KeyError."""
-    if not text or not text.strip():
-        return DEFAULT_WORDINGS
+    """``--wordings``: comma-separated ids or ``all``; None or empty gives :data:`DEFAULT_WORDINGS`
+    (a set whose wordings do not include it: its first wording). An unknown id raises KeyError."""
     known = wording_ids()
+    if not text or not text.strip():
+        return DEFAULT_WORDINGS if set(DEFAULT_WORDINGS) <= set(known) else tuple(known[:1])
     if text.strip() == "all":
         return tuple(known)
     chosen = tuple(dict.fromkeys(w.strip() for w in text.split(",") if w.strip()))
@@ -269,7 +271,11 @@ def _unparsable(item: ExternalItem, found: Any) -> bool:
 def score_item(item: ExternalItem, expected: Mapping[str, Any], text: str,
                facts: TurnFacts = TurnFacts()) -> Verdict:
     """Judge a reply with ``score.score`` (on the item's question with ``expected`` as its answer)."""
-    judged = external_score.score({**item.spec, "answer": dict(expected)}, text or "")
+    question = {**item.spec, "answer": dict(expected)}
+    if item.wording is not None and "wording" in inspect.signature(external_score.score).parameters:
+        judged = external_score.score(question, text or "", wording=item.wording)   # read in the asked form
+    else:
+        judged = external_score.score(question, text or "")
     correct = bool(judged["correct"])
     found = judged.get("found")
     if item.style == "closed" and isinstance(found, Mapping):
