@@ -6,6 +6,10 @@
   passes when each is a value of the column.
 * A text that is three or more values of a column the program names, written end to end
   (``'YYNY…'``: ``.sum()`` of a ``Y``/``N`` column joins its letters), is no answer to anything.
+* A label bound to ``.max()`` or ``.min()`` of a text column (``state = d['state'].max()``)
+  is the value that comes last or first in alphabetical order, whatever the question ranks by:
+  the small model writes it for "which state has the highest rate" beside ``rate =
+  d['rate'].max()``, two extremes of two columns from different rows (:func:`text_extremes`).
 
 Such a value is still shown, with a note for the reader, and earns the one retry a value of
 clearly the wrong kind gets, with what to do for the model.
@@ -16,10 +20,12 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping
 
+from .program_names import answer_entries, bound_once
 from .spec import AnswerSpec
 from .values import Taken
 
-__all__ = ["Miss", "column_members", "columns_named", "distinct_values", "joined_column", "off_column", "unmatched_values"]
+__all__ = ["Miss", "column_members", "columns_named", "distinct_values", "joined_column", "off_column", "text_extremes",
+           "unmatched_values"]
 
 #: example values a note shows
 _SHOWN = 4
@@ -251,3 +257,69 @@ def unmatched_values(code: str, frames: Mapping[str, Any], *, converted: Collect
                         "holds, written exactly as it is there")
             break
     return None
+
+
+#: calls that keep what they are given (``str(x)``), followed to the expression inside
+_KEEPING = frozenset({"str"})
+
+
+def _extreme_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -> tuple[ast.expr, str, str] | None:
+    """(the frame expression, the column, "max" or "min") of ``<frame>['c'].max()`` (or
+    ``.min()``), followed back through names bound once and ``str(…)``; None otherwise."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Name) and node.id in bound:
+        return _extreme_of(bound[node.id], bound, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _KEEPING and len(node.args) == 1:
+        return _extreme_of(node.args[0], bound, depth + 1)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("max", "min")
+            and not node.args and not node.keywords):
+        return None
+    picked = node.func.value
+    if isinstance(picked, ast.Subscript) and isinstance(picked.slice, ast.Constant) and isinstance(picked.slice.value, str):
+        return picked.value, picked.slice.value, node.func.attr
+    return None
+
+
+def _is_text(frames: Mapping[str, Any], column: str) -> bool:
+    """Whether the first frame that has ``column`` holds text there (not numbers or dates)."""
+    import pandas as pd
+
+    for frame in frames.values():
+        if column in getattr(frame, "columns", ()):
+            try:
+                dtype = frame[column].dtype
+                return bool(pd.api.types.is_string_dtype(dtype) or pd.api.types.is_object_dtype(dtype))
+            except (TypeError, ValueError, AttributeError):
+                return False
+    return False
+
+
+def text_extremes(spec: AnswerSpec, code: str, frames: Mapping[str, Any]) -> dict[str, Miss]:
+    """Each label part the program binds to ``.max()``/``.min()`` of a text column of the data
+    (part name → what did not fit): the alphabetically last or first value, not the value of the
+    row a number ranks highest. The retry is shown how to take that row, with the number a
+    sibling part takes the extreme of when there is one."""
+    try:
+        tree = ast.parse(code)
+        bound = bound_once(tree)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    entries = answer_entries(tree)
+    extremes = {name: _extreme_of(value, bound) for name, value in entries.items()}
+    out: dict[str, Miss] = {}
+    for part in spec.parts:
+        found = extremes.get(part.name)
+        if part.kind != "label" or found is None or not _is_text(frames, found[1]):
+            continue
+        frame, column, which = found
+        ranked = next((e[1] for n, e in extremes.items() if n != part.name and e is not None
+                       and not _is_text(frames, e[1])), None)
+        by = repr(ranked) if ranked else "'<the column it ranks by>'"
+        where = "last" if which == "max" else "first"
+        text = ast.unparse(frame)
+        note = (f"{part.name} is .{which}() of the text column {column!r}: its alphabetically {where} value, "
+                "not the one of the row the question ranks")
+        out[part.name] = Miss(note, f"{note}; take the {column!r} of that row, "
+                                    f"{text}.loc[{text}[{by}].idx{which}(), {column!r}]")
+    return out

@@ -134,6 +134,11 @@ def _what(part: Part) -> str:
         return f"a name from column {part.column!r}" if part.column else "a name"
     if part.kind == "number" and part.percent:
         return "a percentage from 0 to 100"
+    if part.kind == "yesno" and part.truth == "yes":
+        # the word itself: a question that says when the answer is "no" ("no" if p < 0.05) is
+        # answered by the program applying that rule, not by a boolean of a test whose truth
+        # the name of the part may state either way round
+        return "'yes' or 'no'"
     return {"number": "a number", "count": "a whole number", "yesno": "True or False", "list": "a list",
             "date": "a date"}.get(part.kind, "")
 

@@ -20,8 +20,8 @@
   (``f_oneway(*[g.dropna() for _, g in df.groupby('education')['income']])``), when the data
   shows which is which: the second column has a handful of distinct values, the first more
   (:func:`sampled_groups`). A two-sample test is mended only when there are two groups. A test
-  given one number per group (``f_oneway(*df.groupby('g')['y'].mean())``) gets the groups'
-  values the same way.
+  given one number per group (``f_oneway(*df.groupby('g')['y'].mean())``, or those numbers as
+  one sample, ``f_oneway(means)``) gets the groups' values the same way.
 - **Yes/no columns used as numbers.** A text column holding only a yes/no pair (``Yes``/``No``,
   ``Y``/``N``, ``TRUE``/``FALSE``, ``t``/``f``) is summed or averaged as if it held booleans
   (``df['Converted'].mean()``), and the run fails on text arithmetic. :func:`flag_columns` finds
@@ -43,6 +43,12 @@
   gave it, when that name parses (:func:`offsets_respelled`). Under a pandas that still takes
   the old alias nothing changes. A small model wrote ``resample('Y')`` again on its retry, told
   the error.
+- **Rows kept by a count of their value.** ``f[f['state'].value_counts() >= 100]`` (or
+  ``f.groupby('state').size()``, or a name bound to either) compares counts indexed by the
+  column's values, not by the frame's rows, so pandas refuses the mask ("Unalignable boolean
+  Series"). The counts are mapped onto the rows, ``f[f['state'].map(f['state'].value_counts())
+  >= 100]``: each row kept when its value's count passes (:func:`counts_on_rows`). The model
+  repeated the line on each retry, told the error.
 - **A reduction bound to the last operand only.** ``a - b.mean()`` subtracts one mean from each
   of ``a``'s values, ``(m1) & (m2).sum()`` ands a mask with a count: method calls bind tighter
   than operators, and the program meant ``(a - b).mean()``. When a part asked as one value came
@@ -60,7 +66,7 @@ from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
-           "offsets_respelled", "GROUPS_AT_MOST"]
+           "offsets_respelled", "counts_on_rows", "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -353,6 +359,59 @@ def masks_parenthesised(code: str) -> tuple[str, list[str]]:
     return _rewrite(code, edit, "a value compared, taken into & or | → the two masks it meant")
 
 
+def _per_value(node: ast.expr, bound: Mapping[str, ast.expr]) -> tuple[str, str] | None:
+    """(the frame's text, the column) of an expression indexed by one column's values:
+    ``f['c'].value_counts()``, ``f.groupby('c').size()``, ``f.groupby('c')['x'].mean()``, or a
+    name bound once to one of them; None for anything else."""
+    if isinstance(node, ast.Name):
+        node = bound.get(node.id, node)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args):
+        return None
+    inner = node.func.value
+    if node.func.attr == "value_counts":
+        return _column_of(inner)
+    if node.func.attr not in _REDUCTIONS or node.keywords:
+        return None
+    if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant):
+        inner = inner.value                                 # f.groupby('c')['x'] → f.groupby('c')
+    if not (_is_groupby(inner) and isinstance(inner, ast.Call) and len(inner.args) == 1 and not inner.keywords):
+        return None
+    key = inner.args[0]
+    frame = inner.func.value if isinstance(inner.func, ast.Attribute) else None
+    if frame is None or not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+        return None
+    return ast.unparse(frame), key.value
+
+
+def counts_on_rows(code: str) -> tuple[str, list[str]]:
+    """``code`` with each row mask of a frame compared from a count per value of one of its
+    columns (``f[f['c'].value_counts() >= 5]``, which pandas refuses: the counts are indexed by
+    the values, not the rows) written with the counts mapped onto the rows
+    (``f[f['c'].map(f['c'].value_counts()) >= 5]``); and where."""
+    try:
+        tree = ast.parse(code)
+        bound = bound_once(tree)
+    except (SyntaxError, ValueError, RecursionError):
+        return code, []
+    edits: list[tuple[ast.expr, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript):
+            continue
+        frame = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "loc" else node.value
+        rows = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) and node.slice.elts else node.slice
+        for compare in ast.walk(rows):
+            if not isinstance(compare, ast.Compare) or compare.left.lineno != compare.left.end_lineno:
+                continue
+            counted = _per_value(compare.left, bound)
+            if counted is None or counted[0] != ast.unparse(frame) or any(compare.left is e[0] for e in edits):
+                continue
+            column = f"{counted[0]}[{counted[1]!r}]"
+            edits.append((compare.left, f"{column}.map({ast.unparse(compare.left)})"))
+    changed = [f"line {where.lineno}: a count per value compared as a row mask → mapped onto the rows"
+               for where, _ in edits]
+    return (_replaced(code, edits), changed) if edits else (code, [])
+
+
 #: frequency aliases pandas renamed (2.2 deprecated the old ones, 3.0 took them away)
 _OFFSET_RENAMES = {"A": "YE", "Y": "YE", "M": "ME", "Q": "QE", "BA": "BYE", "BY": "BYE", "BM": "BME", "BQ": "BQE",
                    "AS": "YS", "BAS": "BYS", "H": "h", "BH": "bh", "CBH": "cbh", "T": "min", "S": "s", "L": "ms",
@@ -487,11 +546,13 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
 def _reduced_groups(node: ast.Call, bound: Mapping[str, ast.expr],
                     distinct: Callable[[str], int]) -> tuple[ast.expr, str] | None:
     """``test(*<frame>.groupby(key)['y'].mean())`` (or a name bound to the reduction) → the
-    test over each group's values; None for any other call."""
+    test over each group's values; None for any other call. The reduction passed whole, not
+    unpacked (``f_oneway(means)``), is one sample, which such a test always refuses ("at least
+    two samples are required"): it is mended the same way."""
     name = _callee(node.func)[1]
-    if name not in _K_SAMPLE and name not in _TWO_SAMPLE or not isinstance(node.args[0], ast.Starred):
+    if name not in _K_SAMPLE and name not in _TWO_SAMPLE:
         return None
-    given = node.args[0].value
+    given = node.args[0].value if isinstance(node.args[0], ast.Starred) else node.args[0]
     reduced = bound.get(given.id) if isinstance(given, ast.Name) else given
     if not (isinstance(reduced, ast.Call) and isinstance(reduced.func, ast.Attribute)
             and reduced.func.attr in _REDUCTIONS and not reduced.args and not reduced.keywords):

@@ -4,6 +4,7 @@ is a named column's values joined end to end is no answer."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from shell_agent_lab.answers.column_values import column_members, columns_named, joined_column, off_column
 from shell_agent_lab.answers.spec import read_spec, with_columns
@@ -112,3 +113,36 @@ def test_a_text_compared_with_a_column_that_never_holds_it_is_named_with_what_th
     ages = {"p": pd.DataFrame({"age": [1, 2], "when": ["2020-01-01", "2021-01-01"]})}
     assert unmatched_values("x = p[p['age'] == '3']", ages) is None
     assert unmatched_values("x = p[p['when'] == '2020']", ages, converted={"when"}) is None
+
+
+_RATES = pd.DataFrame({"state": ["Alabama", "Vermont", "Wyoming"], "year": [1936, 1936, 1950],
+                       "rate": [10.0, 3670.2, 5.0]})
+
+
+@pytest.mark.parametrize("code, told", [
+    ("state = d['state'].max()\nrate = d['rate'].max()\nanswer = {'state': state, 'rate': rate}",
+     "d.loc[d['rate'].idxmax(), 'state']"),
+    ("answer = {'state': str(d['state'].min()), 'rate': d['rate'].min()}", "d.loc[d['rate'].idxmin(), 'state']"),
+    ("answer = {'state': d['state'].max()}", "d.loc[d['<the column it ranks by>'].idxmax(), 'state']"),
+])
+def test_a_label_taken_as_the_alphabetical_extreme_of_its_column_goes_back(code, told):
+    from shell_agent_lab.answers.column_values import text_extremes
+
+    spec = with_columns(read_spec("Which state has the highest rate, and what is it? Format: @state[name] @rate[x]"),
+                        {"state": "str", "rate": "float64"})
+    found = text_extremes(spec, code, {"d": _RATES})
+    assert list(found) == ["state"] and "alphabetically" in found["state"].note
+    assert found["state"].told.endswith(told)
+
+
+@pytest.mark.parametrize("code", [
+    "state = d.loc[d['rate'].idxmax(), 'state']\nanswer = {'state': state, 'rate': d['rate'].max()}",
+    "answer = {'state': d['year'].max(), 'rate': d['rate'].max()}",        # a number column's extreme
+    "answer = {'state': d['state'].mode()[0]}",
+    "answer = {'state': d['state'",
+])
+def test_other_labels_are_not_read_as_extremes(code):
+    from shell_agent_lab.answers.column_values import text_extremes
+
+    spec = read_spec("Which state has the highest rate, and what is it? Format: @state[name] @rate[x]")
+    assert text_extremes(spec, code, {"d": _RATES}) == {}

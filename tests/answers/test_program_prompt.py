@@ -179,3 +179,16 @@ def test_a_reply_read_in_pieces_is_done_where_the_whole_reply_is():
         if streamed is None:
             streamed = answer_bound_at(text)
         assert streamed == whole, text
+
+
+@pytest.mark.parametrize("question, told", [
+    # the question says which word is which: the program applies that rule and binds the word
+    ('Are a and b independent? Format: @chi2[x] @independent[verdict]; verdict is "no" if the p-value '
+     'is below 0.05 and "yes" otherwise.', "independent: 'yes' or 'no'"),
+    ("Is the difference significant? Format: @significant[yes/no]", "significant: 'yes' or 'no'"),
+    # asked as True or False, the program binds a boolean
+    ("Is the difference significant? Format: @significant[True or False]", "significant: True or False"),
+])
+def test_a_yes_no_part_is_asked_in_the_words_the_question_writes_it(question, told):
+    text = program_prompt([VIEW], question, read_spec(question))
+    assert told in text.split("\n")[-1]

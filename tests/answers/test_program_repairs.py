@@ -145,6 +145,11 @@ _SURVEY = pd.DataFrame({"income": [10.0, 12, 11, 20, 22, 21, 30, 29, 31, None],
      "f, p = f_oneway(*[g.dropna() for _, g in df.dropna().groupby('education')['income']])"),
     ("means = df.groupby('sex')['income'].median()\nt, p = stats.ttest_ind(*means)",
      "means = df.groupby('sex')['income'].median()\nt, p = stats.ttest_ind(*[g.dropna() for _, g in df.groupby('sex')['income']])"),
+    # the numbers per group passed whole, as one sample (such a test always refuses one)
+    ("means = df.groupby('education')['income'].mean()\nf, p = f_oneway(means)",
+     "means = df.groupby('education')['income'].mean()\nf, p = f_oneway(*[g.dropna() for _, g in df.groupby('education')['income']])"),
+    ("f, p = stats.kruskal(df.groupby('klass')['income'].mean())",
+     "f, p = stats.kruskal(*[g.dropna() for _, g in df.groupby('klass')['income']])"),
 ])
 def test_a_grouping_column_passed_as_a_sample_is_the_values_split_by_it(code, expected):
     from shell_agent_lab.answers.program_repairs import distinct_counter, sampled_groups
@@ -168,6 +173,7 @@ def test_a_grouping_column_passed_as_a_sample_is_the_values_split_by_it(code, ex
     "m = df.groupby('sex')['income'].mean()\nm, k = m, 1\nf, p = f_oneway(*m)",
     "m = df.groupby('sex')['income'].mean()\nm += 1\nf, p = f_oneway(*m)",
     "f, p = f_oneway(*[df['income'], df['klass']])",
+    "f, p = f_oneway(df['income'])",                                  # one column: not per group
 ])
 def test_other_test_calls_are_left_as_written(code):
     from shell_agent_lab.answers.program_repairs import distinct_counter, sampled_groups
@@ -314,3 +320,43 @@ def test_the_respelled_resample_runs():
     scope = {"f": frame}
     exec(offsets_respelled("yearly = f['x'].resample('Y').mean()")[0], scope)
     assert list(scope["yearly"]) == [1.5, 4.0]
+
+
+_AIRPORTS = pd.DataFrame({"state": ["AK", "AK", "AK", "TX", "TX", "CA"],
+                          "latitude": [61.0, 64.0, 58.0, 30.0, 29.0, 34.0]})
+
+
+@pytest.mark.parametrize("code", [
+    "big = airports[airports['state'].value_counts() >= 2]",
+    "big = airports.loc[airports.groupby('state').size() >= 2]",
+    "counts = airports['state'].value_counts()\nbig = airports[counts >= 2]",
+    "big = airports[(airports.groupby('state')['latitude'].count() >= 2) & (airports['latitude'] > 0)]",
+])
+def test_rows_kept_by_the_count_of_their_value_are_mapped_onto_the_rows(code):
+    from shell_agent_lab.answers.program_repairs import counts_on_rows
+
+    scope = {"airports": _AIRPORTS}
+    try:                                              # as written, pandas refuses the mask or aligns it
+        exec(code, scope)                             # noqa: S102 - a test's own program
+    except (pd.errors.IndexingError, ValueError, KeyError):
+        pass
+    else:
+        assert sorted(scope["big"]["state"]) != ["AK", "AK", "AK", "TX", "TX"]
+    mended, changed = counts_on_rows(code)
+    assert len(changed) == 1 and ".map(" in mended
+    scope = {"airports": _AIRPORTS}
+    exec(mended, scope)                               # noqa: S102
+    assert sorted(scope["big"]["state"]) == ["AK", "AK", "AK", "TX", "TX"]
+
+
+@pytest.mark.parametrize("code", [
+    "big = airports[airports['state'].map(airports['state'].value_counts()) >= 2]",   # already on the rows
+    "counts = airports['state'].value_counts()\nbig = counts[counts >= 2]",           # the counts themselves
+    "big = other[airports['state'].value_counts() >= 2]",                            # another frame
+    "big = airports[airports['latitude'] > 30]",
+    "big = airports[airports['state'].value_counts(",
+])
+def test_other_masks_are_left_as_written(code):
+    from shell_agent_lab.answers.program_repairs import counts_on_rows
+
+    assert counts_on_rows(code) == (code, [])
