@@ -18,6 +18,9 @@ wording of the message (which changes from one library version to the next).
   label per column is not a row, and a column with no value (or text) makes it fail.
 * ``TypeError`` on a line whose comparison has ``&``/``|`` inside it (``a == 1 & b == 2``), or
   that aggregates or does arithmetic over a frame holding text columns.
+* ``ValueError`` or ``TypeError`` on a line that reads a text column as numbers (``.astype(float)``,
+  ``pd.to_numeric`` without ``errors=``) or compares it with a number: the column's own text
+  that is no number, and ``pd.to_numeric(…, errors='coerce')``, which reads it.
 
 Runs where the program ran (the sandbox's program process, or the approved in-kernel run):
 numpy, pandas and the standard library only.
@@ -102,7 +105,7 @@ def fault_hint(exc: BaseException, frames: Mapping[str, Any], source: str = "",
         if isinstance(exc, NameError):
             return _name(exc, tables)
         if isinstance(exc, ValueError) and statement is not None:
-            return _unpack(statement) or _whole_frame_index(statement, tables, scope)
+            return _unpack(statement) or _text_as_number(statement, tables) or _whole_frame_index(statement, tables, scope)
         if isinstance(exc, TypeError) and statement is not None:
             return (_resampled_without_dates(statement, tables, scope) or _type(statement, tables, scope)
                     or _whole_frame_index(statement, tables, scope))
@@ -365,6 +368,9 @@ def _type(statement: ast.stmt, tables: Mapping[str, pd.DataFrame], scope: Mappin
                 for side in [node.left, *node.comparators]):
             return ("& and | bind tighter than ==, <, >: put each comparison in parentheses, "
                     "(frame['a'] == 1) & (frame['b'] > 2)")
+    numbers = _text_as_number(statement, tables)
+    if numbers is not None:
+        return numbers
     if _text_column_used(statement, tables):
         return ("a text column (a flag such as 'Yes'/'No', a label) cannot be summed, averaged or divided: "
                 "compare it with a value first, e.g. (frame['column'] == 'Yes').sum() or .mean()")
@@ -378,6 +384,56 @@ def _type(statement: ast.stmt, tables: Mapping[str, pd.DataFrame], scope: Mappin
         listed = "; ".join(f"{n}: {', '.join(c[:_MAX_NAMES])}" for n, c in text.items())
         return (f"text columns ({listed}) cannot be averaged or summed: pick the numeric columns first, "
                 "frame.groupby('g')[['a', 'b']].mean(), or pass numeric_only=True")
+    return None
+
+
+#: what a column is cast to when it is read as numbers
+_NUMBER_TYPES = frozenset({"float", "int", "float64", "int64", "float32", "int32", "Float64", "Int64"})
+
+
+def _text_column(node: ast.expr, tables: Mapping[str, pd.DataFrame]) -> tuple[str, str] | None:
+    """(frame, column) of ``<table>['column']`` when the column holds text."""
+    if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in tables
+            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+        frame, column = tables[node.value.id], node.slice.value
+        if column in frame.columns and not (pd.api.types.is_numeric_dtype(frame[column].dtype)
+                                            or pd.api.types.is_datetime64_any_dtype(frame[column].dtype)):
+            return node.value.id, column
+    return None
+
+
+def _read_as_numbers(node: ast.AST, tables: Mapping[str, pd.DataFrame]) -> tuple[str, str] | None:
+    """The text column ``node`` reads as numbers: ``col.astype(float)``, ``pd.to_numeric(col)``
+    without ``errors=``, or ``col`` compared with a number."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "astype" and node.args:
+        kind = node.args[0]
+        name = kind.id if isinstance(kind, ast.Name) else kind.value if isinstance(kind, ast.Constant) else None
+        return _text_column(node.func.value, tables) if name in _NUMBER_TYPES else None
+    if (isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)) and node.args
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "to_numeric"
+            and not any(k.arg == "errors" for k in node.keywords)):
+        return _text_column(node.args[0], tables)
+    if isinstance(node, ast.Compare) and not isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn)):
+        sides = [node.left, *node.comparators]
+        if any(isinstance(x, ast.Constant) and isinstance(x.value, (int, float)) and not isinstance(x.value, bool)
+               for x in sides):
+            return next((found for x in sides if (found := _text_column(x, tables)) is not None), None)
+    return None
+
+
+def _text_as_number(statement: ast.stmt, tables: Mapping[str, pd.DataFrame]) -> str | None:
+    """The hint for a line that reads a text column as numbers: what the column holds that is
+    no number, and the call that reads the rest."""
+    for node in ast.walk(statement):
+        found = _read_as_numbers(node, tables)
+        if found is None:
+            continue
+        name, column = found
+        values = tables[name][column].dropna().astype(str)
+        odd = values[pd.to_numeric(values, errors="coerce").isna()].unique()[:2]
+        shown = f" (it holds {', '.join(repr(v) for v in odd)})" if len(odd) else ""
+        return (f"{column!r} is a text column{shown}: read it as numbers with pd.to_numeric({name}[{column!r}], "
+                "errors='coerce'), which makes every entry that is not a number NaN")
     return None
 
 

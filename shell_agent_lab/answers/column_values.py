@@ -308,18 +308,23 @@ def text_extremes(spec: AnswerSpec, code: str, frames: Mapping[str, Any]) -> dic
     entries = answer_entries(tree)
     extremes = {name: _extreme_of(value, bound) for name, value in entries.items()}
     out: dict[str, Miss] = {}
+    kinds = {p.name: p.kind for p in spec.parts}
     for part in spec.parts:
         found = extremes.get(part.name)
         if part.kind != "label" or found is None or not _is_text(frames, found[1]):
             continue
         frame, column, which = found
-        ranked = next((e[1] for n, e in extremes.items() if n != part.name and e is not None
-                       and not _is_text(frames, e[1])), None)
+        text = ast.unparse(frame)
+        # the number it ranks by: a sibling number part's extreme first (a year is a date, not a rank)
+        siblings = sorted(((n, e) for n, e in extremes.items() if n != part.name and e is not None
+                           and ast.unparse(e[0]) == text and not _is_text(frames, e[1])),
+                          key=lambda item: kinds.get(item[0]) != "number")
+        ranked = siblings[0][1][1] if siblings else None
         by = repr(ranked) if ranked else "'<the column it ranks by>'"
         where = "last" if which == "max" else "first"
-        text = ast.unparse(frame)
+        read = [column, *(e[1] for _, e in siblings if e[1] != ranked)]
         note = (f"{part.name} is .{which}() of the text column {column!r}: its alphabetically {where} value, "
                 "not the one of the row the question ranks")
-        out[part.name] = Miss(note, f"{note}; take the {column!r} of that row, "
-                                    f"{text}.loc[{text}[{by}].idx{which}(), {column!r}]")
+        out[part.name] = Miss(note, f"{note}; take that row first, row = {text}.loc[{text}[{by}].idx{which}()], "
+                                    "then read each value from it (" + ", ".join(f"row[{c!r}]" for c in read) + ")")
     return out

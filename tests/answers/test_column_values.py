@@ -121,14 +121,20 @@ _RATES = pd.DataFrame({"state": ["Alabama", "Vermont", "Wyoming"], "year": [1936
 
 @pytest.mark.parametrize("code, told", [
     ("state = d['state'].max()\nrate = d['rate'].max()\nanswer = {'state': state, 'rate': rate}",
-     "d.loc[d['rate'].idxmax(), 'state']"),
-    ("answer = {'state': str(d['state'].min()), 'rate': d['rate'].min()}", "d.loc[d['rate'].idxmin(), 'state']"),
-    ("answer = {'state': d['state'].max()}", "d.loc[d['<the column it ranks by>'].idxmax(), 'state']"),
+     "row = d.loc[d['rate'].idxmax()], then read each value from it (row['state'])"),
+    ("answer = {'state': str(d['state'].min()), 'rate': d['rate'].min()}",
+     "row = d.loc[d['rate'].idxmin()], then read each value from it (row['state'])"),
+    ("answer = {'state': d['state'].max()}",
+     "row = d.loc[d['<the column it ranks by>'].idxmax()], then read each value from it (row['state'])"),
+    # the year taken as its own extreme too: read from the row the rate ranks, not ranked by
+    ("answer = {'state': d['state'].max(), 'year': d['year'].max(), 'rate': d['rate'].max()}",
+     "row = d.loc[d['rate'].idxmax()], then read each value from it (row['state'], row['year'])"),
 ])
 def test_a_label_taken_as_the_alphabetical_extreme_of_its_column_goes_back(code, told):
     from shell_agent_lab.answers.column_values import text_extremes
 
-    spec = with_columns(read_spec("Which state has the highest rate, and what is it? Format: @state[name] @rate[x]"),
+    spec = with_columns(read_spec("Which state and year has the highest rate, and what is it? Format: @state[name] "
+                                  "@year[four-digit year] @rate[the rate, one decimal place]"),
                         {"state": "str", "rate": "float64"})
     found = text_extremes(spec, code, {"d": _RATES})
     assert list(found) == ["state"] and "alphabetically" in found["state"].note

@@ -178,3 +178,18 @@ def test_resampling_a_frame_with_no_dates_says_to_read_them():
     exc, hint = run("yearly = co2.resample('YE')['co2'].mean()", {"co2": frame})
     assert isinstance(exc, TypeError)
     assert "no column of co2 holds dates yet" in hint
+
+
+HEIGHTS = pd.DataFrame({"sex": ["Male", "Female", "Male"], "height": ["70", "5' 4\"", "64.5"]})
+
+
+@pytest.mark.parametrize("line", [
+    "tall = heights[heights['height'].astype(float) >= 50]",                  # ValueError
+    "tall = heights[pd.to_numeric(heights['height']) >= 50]",                 # ValueError
+    "n = ((heights['height'] >= 50) & (heights['height'] <= 84)).sum()",      # TypeError
+])
+def test_a_text_column_read_as_numbers_is_told_to_coerce_naming_what_it_holds(line):
+    exc, hint = run(line, {"heights": HEIGHTS})
+    assert isinstance(exc, (ValueError, TypeError))
+    assert hint == ("'height' is a text column (it holds '5\\' 4\"'): read it as numbers with "
+                    "pd.to_numeric(heights['height'], errors='coerce'), which makes every entry that is not a number NaN")
