@@ -3,7 +3,7 @@
  * and hosts the tabs once the kernel-side agent answered the handshake.
  */
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
-import { Kernel } from '@jupyterlab/services';
+import { Kernel, KernelMessage } from '@jupyterlab/services';
 import { Widget } from '@lumino/widgets';
 import { ProtocolClient, ProtocolError, payload } from './client';
 import { h, setChildren } from './dom';
@@ -230,12 +230,14 @@ export class SidePanel extends Widget implements TabHost {
     if (this._panel) {
       this._panel.sessionContext.statusChanged.disconnect(this._onKernelStatus, this);
       this._panel.sessionContext.kernelChanged.disconnect(this._onKernelChanged, this);
+      this._panel.sessionContext.iopubMessage.disconnect(this._onIopub, this);
     }
     this._panel = panel;
     this._autoLoaded.clear();
     if (panel) {
       panel.sessionContext.statusChanged.connect(this._onKernelStatus, this);
       panel.sessionContext.kernelChanged.connect(this._onKernelChanged, this);
+      panel.sessionContext.iopubMessage.connect(this._onIopub, this);
     }
     void this._connect();
   }
@@ -248,26 +250,37 @@ export class SidePanel extends Widget implements TabHost {
     this._kernelBadge.dataset.kernel = status;
     this._kernelBadge.textContent = `kernel ${status}`;
     this.node.dataset.kernel = status;
-    const previous = this._lastStatus;
-    this._lastStatus = status;
     if (status === 'dead') {
       this._dropClient();
       this._setState('kernel-dead', 'The kernel died. Restart it from the Kernel menu; the panel reconnects on its own.');
     } else if (status === 'starting' || status === 'restarting' || status === 'autorestarting') {
       this._dropClient();
       this._setState('kernel-starting', 'The kernel is starting…');
-    } else if (status === 'idle' && this._connecting) {
-      // a cell that loads the extension may finish while a look is under way and the kernel
-      // has not yet answered it: look once more when that look ends without the extension (any
-      // idle counts: a comm message's own busy and idle may come between the cell's)
-      this._lookAgain = true;
-    } else if (status === 'idle') {
+    } else if (status === 'idle' && !this._connecting) {
       if (this._state === 'kernel-starting' || this._state === 'kernel-dead') {
         void this._connect();
-      } else if (this._state === 'extension-missing' && previous === 'busy') {
-        // a cell may just have run `%load_ext shell_agent_lab`: look again
-        void this._connect(true);
       }
+    }
+  }
+
+  /** A cell finished (the idle whose parent is an execute request, never the panel's own comm
+   * messages): it may have run `%load_ext shell_agent_lab`, so a panel that found no extension
+   * looks again, and a look under way is followed by another once it ends. A cell can finish
+   * at any point of a look (comm messages are answered while a cell executes), so no look is
+   * taken as the last one; the panel's looks are comm messages and start no new one. */
+  private _onIopub(_: unknown, msg: KernelMessage.IMessage): void {
+    if (msg.header.msg_type !== 'status') {
+      return;
+    }
+    const state = (msg.content as KernelMessage.IStatusMsg['content']).execution_state;
+    const parent = (msg.parent_header as Partial<KernelMessage.IHeader> | undefined)?.msg_type;
+    if (state !== 'idle' || parent !== 'execute_request') {
+      return;
+    }
+    if (this._connecting) {
+      this._lookAgain = true;
+    } else if (this._state === 'extension-missing') {
+      void this._connect(true);
     }
   }
 
@@ -280,17 +293,17 @@ export class SidePanel extends Widget implements TabHost {
     this._client = null;
   }
 
-  private async _connect(quiet = false, mayLookAgain = true): Promise<void> {
+  private async _connect(quiet = false): Promise<void> {
     this._connecting = true;
-    this._lookAgain = false;
     try {
-      await this._connectOnce(quiet);
+      do {
+        this._lookAgain = false;
+        await this._connectOnce(quiet);
+        quiet = true;
+        // a cell that finished during the look may have loaded the extension: look once more
+      } while (this._lookAgain && this._state === 'extension-missing');
     } finally {
       this._connecting = false;
-    }
-    // once only: the look's own comm message also turns the kernel busy and idle
-    if (mayLookAgain && this._lookAgain && this._state === 'extension-missing') {
-      await this._connect(true, false);
     }
   }
 
@@ -588,7 +601,6 @@ export class SidePanel extends Widget implements TabHost {
   private _lookAgain = false;
   private _lastClose = 0;
   private _state: PanelState = 'no-notebook';
-  private _lastStatus: Kernel.Status = 'unknown';
   private _prefs: Preferences = { ...DEFAULT_PREFERENCES };
   private _prefsLoaded = false;
   private _autoLoaded = new Set<string>();

@@ -27,6 +27,22 @@ def test_extension_missing_then_loaded_from_the_panel(page, lab_server):
     expect(page.locator("#sal-load-ext")).to_be_visible()
 
 
+def test_a_cell_that_loads_the_extension_makes_the_open_panel_ready_without_a_click(page, lab_server):
+    # the panel looks when the notebook opens, finds no extension, and must notice a cell that
+    # loads it: slow before the load, then a cell after it that needs nothing of the panel
+    write_notebook(lab_server["root"], "later.ipynb", [
+        "import time\ntime.sleep(3)\n%load_ext shell_agent_lab\nprint('LOADED')",
+        "print('AFTER')",
+    ])
+    open_notebook(page, lab_server, "later.ipynb")
+    open_panel(page)
+    expect_state(page, "extension-missing")
+    run_and_expect(page, 0, "LOADED")
+    expect_state(page, "ready")
+    run_and_expect(page, 1, "AFTER")
+    expect_state(page, "ready")
+
+
 def test_no_notebook_state(page, lab_server):
     page.goto(f"{lab_server['base']}/lab?reset&token={lab_server['token']}")
     page.wait_for_function("() => !!window.jupyterapp")
