@@ -41,6 +41,8 @@ class Draft:
 
     code: str | None
     error: str | None = None
+    #: the reply as the model wrote it (a later request that goes on from it keeps its tokens)
+    reply: str = ""
 
 
 @dataclass(frozen=True)
@@ -85,8 +87,8 @@ def draft(backend: Any, messages: Sequence[Message], cancel: Any = None, *,
     end = answer_bound_at(text) if until_answer else None
     code = extract_code(text[:end] if end is not None else text)
     if code is None:
-        return Draft(None, "the reply held no ```python code block")
-    return Draft(code)
+        return Draft(None, "the reply held no ```python code block", text)
+    return Draft(code, reply=text[:end] if end is not None else text)
 
 
 #: calls that round or retype a value: a program that adds or drops one computes the same thing

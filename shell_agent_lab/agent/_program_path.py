@@ -33,6 +33,7 @@ from ..answers.program_repairs import distinct_counter, reduced_whole
 from ..answers.named_values import named_in
 from ..answers.program_names import slice_at, slices
 from ..answers.zero_values import zero_parts, zero_reasons
+from ._answer_form import asked_form
 from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, as_run, draft, first_messages, mend,
                                program_shape, retry_messages, run_mended)
 from ._types import ToolActivity
@@ -222,6 +223,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     outcome = ProgramOutcome()
     kept: _Kept | None = None
     error: str | None
+    conversation: dict[int, tuple[list[Any], str]] = {}     # per attempt: its request and the reply it ran
     for attempt in range(_ATTEMPTS):
         drafted = draft(backend, messages, cancel, until_answer=spec.style == PARTS)
         if drafted.code is None:
@@ -231,9 +233,15 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             messages = retry_messages(prompt, missing)
             continue
         mended = mend(drafted.code, columns, label, distinct)
-        mended, redrawn = _another(mended, known, lambda: draft(
-            backend, messages, cancel, until_answer=spec.style == PARTS, temperature=REDRAW_TEMPERATURE),
-            lambda code: mend(code, columns, label, distinct))
+        conversation[attempt] = (messages, drafted.reply)
+
+        def redraw(asked: list[Any] = messages, attempt: int = attempt) -> Any:
+            again = draft(backend, asked, cancel, until_answer=spec.style == PARTS, temperature=REDRAW_TEMPERATURE)
+            if again.code is not None:
+                conversation[attempt] = (asked, again.reply)
+            return again
+
+        mended, redrawn = _another(mended, known, redraw, lambda code: mend(code, columns, label, distinct))
         shapes.add(program_shape(mended.body))
 
         def started_run(code: str, attempt: int = attempt) -> None:
@@ -304,6 +312,10 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                                   line=line, given=given)
     if kept is not None:
         printed = f"{kept.output.rstrip()}\n{kept.stopped}".strip() if kept.stopped else kept.output
+        if kept.taken.values and not kept.stopped and kept.attempt in conversation:
+            # a form the question asks in words, not syntax: the model prints the answer as asked
+            asked, reply = conversation[kept.attempt]
+            spec = asked_form(backend, asked, reply, spec, question, cancel)
         outcome.composed = write_answer(spec, kept.taken, printed, kept.off)
         outcome.code, outcome.output = kept.code, kept.output
         if not kept.stopped:

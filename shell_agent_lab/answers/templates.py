@@ -46,6 +46,10 @@ class Template:
         """The values ``text`` writes in this form, in order."""
         return [m.group(1) for m in self._pattern().finditer(text or "")]
 
+    def without(self, text: str) -> str:
+        """``text`` with what it writes in this form taken out (a form over several lines too)."""
+        return self._pattern().sub("", text or "")
+
     def holds(self, line: str) -> bool:
         """Whether ``line`` is written in this form (an answer line, not the reader's text)."""
         return bool(self._pattern().search(line or ""))

@@ -17,7 +17,7 @@ from .column_values import Miss
 from .compose import SERIES_FOOTER, Composed, _listed, _number, _unwrap, plain_number
 from .numbers import humane_numbers
 from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
-from .templates import object_line, object_values
+from .templates import DEFAULT, object_line, object_values
 from .values import NAN_REASON, Taken
 
 __all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "NOT_COMPUTED", "NAN_ADVICE"]
@@ -202,9 +202,12 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
 def _body(printed: str, spec: AnswerSpec, limit: int = 20) -> str:
     """What the program printed besides answer lines (the answer writes its own) and pandas'
     Series footers."""
+    shown = spec.template != DEFAULT            # a form the question asks: the answer writes it once
+    if shown and "\n" in spec.template.write(""):
+        printed = spec.template.without(printed)          # a form over several lines, whole
     kept = [ln.rstrip() for ln in (printed or "").splitlines()
             if ln.strip() and not _ANSWER_LINES.search(ln) and not SERIES_FOOTER.match(ln)
-            and not (spec.style == LINE and spec.template.holds(ln))
+            and not ((spec.style == LINE or shown) and spec.template.holds(ln))
             and not (spec.as_object and object_values(ln) is not None)]
     if len(kept) > limit:
         kept = kept[:limit] + [f"… ({len(kept) - limit} more lines)"]
@@ -249,7 +252,8 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
     # prose: what the program printed, tidied, and the value when the printed text lacks it
     prose = humane_numbers(_lists_written(body, spec, taken, written), decimals=spec.decimals)
     shown = [t for t in written.values() if t and not _stated(prose, t)]
-    tail = "\n".join(lines) if shown or not prose else ""
+    # a form the question asks for is written whether or not the sentence states the value
+    tail = "\n".join(lines) if shown or not prose or spec.template != DEFAULT else ""
     # a blank line apart: the sentence and what follows it are separate paragraphs in Markdown
     text = "\n\n".join(x for x in (_as_markdown(prose), "\n".join(notes), tail) if x)
     if not text:

@@ -683,3 +683,35 @@ def test_a_hint_names_the_frame_as_given_not_the_programs_own_view_of_it(program
     told = backend.requests[1].messages[1].content
     assert "sales[sales['few']].idxmax() ranks every column of a frame" in told
     assert "sales_view" not in told
+
+
+def test_a_form_the_question_asks_in_words_is_printed_by_the_model_and_written_by_code(program_agent):
+    question = "How many units were sold? Close your reply with the number inside a pair of triple colons."
+    program = "answer = int(sales['units'].sum())\nprint(f'{answer} units were sold.')"
+    backend = ScriptedBackend([_program(program), _program('print(f":::{answer}:::")')])
+    agent, _ = program_agent(backend)
+    r = agent.run(question)
+    assert r.error is None and r.text.splitlines()[-1] == ":::17:::"
+    assert "17 units were sold." in r.text
+    # asked after the program, in the same conversation: the server reads only the new request
+    first, form = backend.requests
+    assert [m.content for m in form.messages[:2]] == [m.content for m in first.messages]
+    assert form.messages[2].role == "assistant" and "answer = int(" in form.messages[2].content
+
+
+def test_a_printed_form_with_words_the_question_lacks_or_a_failed_request_changes_nothing(program_agent):
+    from shell_agent_lab.llm.errors import UnreachableError
+
+    question = "How many units were sold? Keep it short."
+    program = "answer = int(sales['units'].sum())\nprint(f'{answer} units were sold.')"
+    for second in (_program('print(f"Total units: {answer} pcs")'), UnreachableError("down")):
+        backend = ScriptedBackend([_program(program), second])
+        agent, _ = program_agent(backend)
+        r = agent.run(question)
+        assert r.error is None and r.text == "17 units were sold.", r.text
+        assert len(backend.requests) == 2
+    # one sentence asks nothing of the reply's form: no request
+    backend = ScriptedBackend([_program(program)])
+    agent, _ = program_agent(backend)
+    assert agent.run("How many units were sold?").text == "17 units were sold."
+    assert len(backend.requests) == 1

@@ -1,0 +1,41 @@
+"""The answer line's form asked of the model when the question's syntax shows none (I/O: one
+short request; what it reads is :mod:`..answers.printed_form`'s)."""
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any, Sequence
+
+from ..answers.printed_form import FORM_REQUEST, form_from_print, wants_form
+from ..answers.spec import AnswerSpec
+from ..llm.errors import CancelledError, LLMError
+from ..llm.types import ChatOptions, Message
+
+__all__ = ["asked_form"]
+
+log = logging.getLogger(__name__)
+
+#: a print line, with a fence around it
+_FORM_TOKENS = 60
+
+
+def asked_form(backend: Any, asked: Sequence[Message], reply: str, spec: AnswerSpec, question: str,
+               cancel: Any = None) -> AnswerSpec:
+    """``spec`` with the form the model prints ``answer`` in, asked after the request ``asked``
+    that wrote the answering program (``reply``): the model server still holds those tokens, so
+    only the new request is read. Asked only when :func:`wants_form`; a reply that shows no form
+    the question holds, or a failed request, leaves ``spec`` as it was."""
+    if not wants_form(spec, question) or not reply:
+        return spec
+    options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_FORM_TOKENS)
+    try:
+        response = backend.chat([*asked, Message("assistant", reply), Message("user", FORM_REQUEST)], [],
+                                options=options)
+    except CancelledError:
+        raise
+    except LLMError as exc:
+        log.info("no answer form asked: %s", exc)
+        return spec
+    form = form_from_print(response.text or "", question)
+    log.info("answer form from the model's print: %r", form.write("…") if form is not None else None)
+    return replace(spec, template=form) if form is not None else spec

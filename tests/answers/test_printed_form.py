@@ -1,0 +1,61 @@
+"""The answer's form read from the print line a model writes for it."""
+from __future__ import annotations
+
+import pytest
+
+from shell_agent_lab.answers.printed_form import form_from_print, wants_form
+from shell_agent_lab.answers.spec import read_spec
+from shell_agent_lab.answers.templates import DEFAULT
+
+# instructions written for these tests, each with the line a model wrote for it
+FORMS = [
+    ("Which player scored most? State it inside square-bracketed double colons, like ::[answer]::.",
+     '```python\nprint(f"::[{answer}]::")\n```', "::[LeBron James]::"),
+    ("What is the maximum height? Your last line should read FINAL -> followed by the value.",
+     'print("FINAL ->", answer)', "FINAL -> 7"),
+    ("Which season had most points? End with the answer wrapped in a <final> element.",
+     "print(f'<final>{answer}</final>')", "<final>7</final>"),
+    ("How many teams? Close with a TOML table [result] holding value = your answer.",
+     'print(f"[result]\\nvalue = {answer}")', "[result]\nvalue = 7"),
+    ("Which three players? Put them after an arrow => on the last line, separated by semicolons.",
+     "print('=>', ';'.join(answer))", "=> 7"),
+    ("How many rows? Give it as a fenced block: ```text\n<the number>\n``` and nothing more.",
+     'print(f"```text\\n{str(answer)}\\n```")', "```text\n7\n```"),
+    ("Which team? Reply with the name between two pipes.", "print('|', answer, '|', sep='')", "|7|"),
+]
+
+
+@pytest.mark.parametrize("question, reply, written", FORMS)
+def test_the_text_around_the_printed_value_is_the_form(question, reply, written):
+    form = form_from_print(reply, question)
+    assert form is not None and form.write("LeBron James" if "::" in written else "7") == written
+
+
+@pytest.mark.parametrize("reply", [
+    "print(answer)",                                   # no form
+    'print(f"The mean height is {answer:.2f} cm.")',   # "cm" is in no instruction: a sentence made up
+    'print(f"{answer} and {answer}")',                 # the value twice
+    'print(f"{answer} {total}")',                      # another value
+    'print(round(answer, 2))',                         # an expression, not text around the value
+    'print(f"Answer 12: {answer}")',                   # a number the question never wrote
+    "this is not python (",
+    "",
+])
+def test_no_form_is_read_from_what_only_the_model_adds(reply):
+    assert form_from_print(reply, "What is the mean height? Answer with the value only.") is None
+
+
+def test_the_last_print_is_the_form():
+    reply = 'x = 1\nprint(x)\nprint(f"=> {answer}")'
+    assert form_from_print(reply, "Mean? Write it after => please.").write("3") == "=> 3"
+
+
+def test_only_a_prose_question_of_more_than_one_sentence_asks_for_a_form():
+    assert wants_form(read_spec("What is the mean? Close with it in a TOML table."),
+                      "What is the mean? Close with it in a TOML table.")
+    assert not wants_form(read_spec("What is the mean price?"), "What is the mean price?")
+    # a form the syntax shows is written as shown, with no request
+    shown = "What is the mean? End with `Result: <value>`."
+    assert read_spec(shown).template != DEFAULT and not wants_form(read_spec(shown), shown)
+    named = "What is the mean? Format: @mean[value]."
+    assert not wants_form(read_spec(named), named)
