@@ -19,23 +19,27 @@ log = logging.getLogger(__name__)
 _FORM_TOKENS = 60
 
 
-def asked_form(backend: Any, asked: Sequence[Message], reply: str, spec: AnswerSpec, question: str,
+def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, spec: AnswerSpec, question: str,
                cancel: Any = None) -> AnswerSpec:
-    """``spec`` with the form the model prints ``answer`` in, asked after the request ``asked``
-    that wrote the answering program (``reply``): the model server still holds those tokens, so
-    only the new request is read. Asked only when :func:`wants_form`; a reply that shows no form
-    the question holds, or a failed request, leaves ``spec`` as it was."""
-    if not wants_form(spec, question) or not reply:
+    """``spec`` with the form the answer is printed in, when the question asks its form in words
+    (:func:`wants_form`): the form the answering program ``code`` prints ``answer`` in, or else
+    the one the model prints it in when asked after the request ``asked`` that wrote the program
+    (``reply``): the model server still holds those tokens, so only the new request is read. A
+    print that shows no form the question holds, or a failed request, leaves ``spec`` as it was."""
+    if not wants_form(spec):
         return spec
-    options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_FORM_TOKENS)
-    try:
-        response = backend.chat([*asked, Message("assistant", reply), Message("user", FORM_REQUEST)], [],
-                                options=options)
-    except CancelledError:
-        raise
-    except LLMError as exc:
-        log.info("no answer form asked: %s", exc)
-        return spec
-    form = form_from_print(response.text or "", question)
-    log.info("answer form from the model's print: %r", form.write("…") if form is not None else None)
+    form = form_from_print(code, question)
+    if form is None and reply:
+        options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_FORM_TOKENS)
+        try:
+            response = backend.chat([*asked, Message("assistant", reply), Message("user", FORM_REQUEST)], [],
+                                    options=options)
+        except CancelledError:
+            raise
+        except LLMError as exc:
+            log.info("no answer form asked: %s", exc)
+            return spec
+        log.debug("the model printed the answer as: %r", response.text)
+        form = form_from_print(response.text or "", question)
+    log.info("the answer's form, as printed: %r", form.write("…") if form is not None else None)
     return replace(spec, template=form) if form is not None else spec

@@ -312,11 +312,12 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                                   line=line, given=given)
     if kept is not None:
         printed = f"{kept.output.rstrip()}\n{kept.stopped}".strip() if kept.stopped else kept.output
+        form = spec
         if kept.taken.values and not kept.stopped and kept.attempt in conversation:
-            # a form the question asks in words, not syntax: the model prints the answer as asked
+            # a form the question asks in words, not syntax: as the program or the model prints it
             asked, reply = conversation[kept.attempt]
-            spec = asked_form(backend, asked, reply, spec, question, cancel)
-        outcome.composed = write_answer(spec, kept.taken, printed, kept.off)
+            form = asked_form(backend, asked, reply, kept.code, spec, question, cancel)
+        outcome.composed = write_answer(form, kept.taken, printed, kept.off)
         outcome.code, outcome.output = kept.code, kept.output
         if not kept.stopped:
             outcome.attempts[kept.attempt]["answered"] = True

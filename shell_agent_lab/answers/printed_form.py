@@ -8,16 +8,16 @@ value, which is the :class:`~.templates.Template` the answer is then written in.
 
 The line is read, never run, and only as literal text around ``answer``: any other expression,
 a second value, or text the question does not hold is no form. The form's words and numbers
-must all come from the question: the model may copy its instruction, not add to it (a sentence
-it makes up, ``The mean height is {answer} cm.``, names a unit the question never wrote and is
-refused). Its marks may be its own: "in bold" is ``**``.
+must all come from the question's sentences beside the one that asks: the model may copy its
+instruction, not add to it (a sentence it makes up, ``The mean height is {answer} cm.``, names
+a unit the question never wrote; ``{answer} units were sold.`` says the question again). Its marks may be its own: "in bold" is ``**``.
 """
 from __future__ import annotations
 
 import ast
 import re
 
-from .spec import PROSE, AnswerSpec
+from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
 __all__ = ["FORM_REQUEST", "form_from_print", "wants_form"]
@@ -98,10 +98,20 @@ def _printed(code: str) -> list[str | None] | None:
     return pieces
 
 
+def _instruction(question: str) -> str:
+    """The sentences of ``question`` beside the one it asks: those that do not end in a question
+    mark, or, when none does, all but the first."""
+    said = sentences(question)
+    asking = [s for s in said if s.rstrip().endswith("?")]
+    return " ".join(s for s in said if s not in asking) if asking else " ".join(said[1:])
+
+
 def _from_question(text: str, question: str) -> bool:
-    """Whether every word and number of ``text`` is written in ``question``. Marks may be the
-    model's own: "in bold" is ``**``, a closing tag has a ``/`` the question need not write."""
-    low = question.lower()
+    """Whether every word and number of ``text`` is written in the sentences of ``question``
+    beside the one it asks: a sentence that only says the question again (``{answer} units
+    were sold.``) is no form. Marks may be the model's own: "in bold" is ``**``, a closing tag
+    has a ``/`` the question need not write."""
+    low = _instruction(question).lower()
     for token in re.findall(r"[^\W\d_]+|\d+", text):
         if token.lower() not in low:
             return False
@@ -124,14 +134,8 @@ def form_from_print(reply: str, question: str) -> Template | None:
     return Template(opening.lstrip("\n"), closing.rstrip("\n"), "", (0, 0))
 
 
-#: where a sentence ends: its mark and the space after it, or a line break
-_SENTENCE_END = re.compile(r"(?<=[.!?:])\s+(?=\S)|\n+")
-
-
-def wants_form(spec: AnswerSpec, question: str) -> bool:
-    """Whether the model is asked how to print the answer: a one-value prose answer whose
-    question showed no form its syntax gives, and holds more than one sentence (a question of
-    one sentence asks nothing about the reply)."""
-    if spec.style != PROSE or spec.template != DEFAULT or spec.as_object or len(spec.parts) != 1:
-        return False
-    return len([s for s in _SENTENCE_END.split((question or "").strip()) if re.search(r"\w", s)]) > 1
+def wants_form(spec: AnswerSpec) -> bool:
+    """Whether the answer's form is the model's to print: a one-value prose answer whose
+    question asks in words, if it asks at all (:attr:`~.spec.AnswerSpec.form_in_words`)."""
+    return (spec.form_in_words and spec.style == PROSE and spec.template == DEFAULT and not spec.as_object
+            and len(spec.parts) == 1)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Collection, Mapping, Sequence
 
 from ._program_writes import frames_written
+from .printed_form import wants_form
 from .program_names import root_name
 from .program_repairs import flag_conversion
 from .spec import ANSWER, PROSE, AnswerSpec, Part
@@ -167,7 +168,9 @@ def answer_instruction(spec: AnswerSpec, frames: Collection[str] = ()) -> str:
     if len(spec.parts) == 1 and spec.parts[0].name == ANSWER:
         part = spec.parts[0]
         what = _what(part)
-        say = ", and print one short sentence that states it" if spec.style == PROSE else ""
+        # a form the question asks in words is the program's to print; otherwise a sentence
+        say = (", and print it in the form the question asks for" if wants_form(spec)
+               else ", and print one short sentence that states it" if spec.style == PROSE else "")
         return ("Finish by assigning the computed answer to a variable named `answer`"
                 + (f" ({what})" if what else "") + f"{say}.")
     pairs = ", ".join(f"{p.name!r}: {_variable(p.name, frames)}" for p in spec.parts)

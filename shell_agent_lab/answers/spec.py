@@ -22,7 +22,7 @@ from typing import Mapping
 from .precision import Precision, read_precision, read_precisions
 from .templates import DEFAULT, Template, read_object, read_template
 
-__all__ = ["Part", "AnswerSpec", "read_spec", "with_columns", "without_tokens", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
+__all__ = ["Part", "AnswerSpec", "read_spec", "sentences", "with_columns", "without_tokens", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
 
 #: what a part holds
 KINDS = ("number", "count", "label", "yesno", "list", "date", "any")
@@ -80,6 +80,9 @@ class AnswerSpec:
     #: what a list is written inside, when the answer's instruction shows it ("several values
     #: comma-separated inside [ ]"): ("[", "]"); ("", "") when it shows nothing
     list_marks: tuple[str, str] = ("", "")
+    #: a prose question that says more than its question, in sentences whose syntax shows no
+    #: form: any form it asks is asked in words, for the model to print (``.printed_form``)
+    form_in_words: bool = False
 
     @property
     def decimals(self) -> int | None:
@@ -554,7 +557,13 @@ def _read(text: str) -> AnswerSpec:
     part = Part(ANSWER, "label" if allowed else "yesno" if _polar(text) else "any",
                 precision.digits if precision is not None and precision.kind == "decimals" else None,
                 allowed, subject="" if allowed else _subject(text))
-    return AnswerSpec(PROSE, (part,), precision, "words")
+    return AnswerSpec(PROSE, (part,), precision, "words", form_in_words=len(sentences(text)) > 1)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` that hold a word (a colon ends one too: "Format: …")."""
+    bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?:])\s+(?=\S)|\n+", text)] + [len(text)]
+    return [text[a:b] for a, b in zip(bounds, bounds[1:]) if re.search(r"\w", text[a:b])]
 
 
 #: the verbs that open a yes/no question in English ("Is …?", "Do …?", "Could …?")

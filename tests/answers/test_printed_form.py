@@ -34,6 +34,7 @@ def test_the_text_around_the_printed_value_is_the_form(question, reply, written)
 @pytest.mark.parametrize("reply", [
     "print(answer)",                                   # no form
     'print(f"The mean height is {answer:.2f} cm.")',   # "cm" is in no instruction: a sentence made up
+    'print(f"The mean height is {answer}")',           # the question said again, not its instruction
     'print(f"{answer} and {answer}")',                 # the value twice
     'print(f"{answer} {total}")',                      # another value
     'print(round(answer, 2))',                         # an expression, not text around the value
@@ -51,11 +52,16 @@ def test_the_last_print_is_the_form():
 
 
 def test_only_a_prose_question_of_more_than_one_sentence_asks_for_a_form():
-    assert wants_form(read_spec("What is the mean? Close with it in a TOML table."),
-                      "What is the mean? Close with it in a TOML table.")
-    assert not wants_form(read_spec("What is the mean price?"), "What is the mean price?")
+    assert wants_form(read_spec("What is the mean? Close with it in a TOML table."))
+    assert not wants_form(read_spec("What is the mean price?"))
     # a form the syntax shows is written as shown, with no request
-    shown = "What is the mean? End with `Result: <value>`."
-    assert read_spec(shown).template != DEFAULT and not wants_form(read_spec(shown), shown)
-    named = "What is the mean? Format: @mean[value]."
-    assert not wants_form(read_spec(named), named)
+    shown = read_spec("What is the mean? End with `Result: <value>`.")
+    assert shown.template != DEFAULT and not wants_form(shown)
+    assert not wants_form(read_spec("What is the mean? Format: @mean[value]."))
+
+
+def test_the_program_is_asked_to_print_a_form_asked_in_words_and_a_sentence_otherwise():
+    from shell_agent_lab.answers.program_prompt import answer_instruction
+
+    assert "in the form the question asks for" in answer_instruction(read_spec("What is the mean? Close with it in bold."))
+    assert "one short sentence" in answer_instruction(read_spec("What is the mean price?"))
