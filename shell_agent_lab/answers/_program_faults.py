@@ -439,14 +439,7 @@ def _text_as_number(statement: ast.stmt, tables: Mapping[str, pd.DataFrame]) -> 
 
 def _text_column_used(statement: ast.stmt, tables: Mapping[str, pd.DataFrame]) -> bool:
     """Whether the line reads a text column of a table (``df['region']``)."""
-    for node in ast.walk(statement):
-        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in tables
-                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
-            frame = tables[node.value.id]
-            column = node.slice.value
-            if column in frame.columns and not pd.api.types.is_numeric_dtype(frame[column].dtype):
-                return True
-    return False
+    return any(_text_column(node, tables) is not None for node in ast.walk(statement) if isinstance(node, ast.expr))
 
 
 def _near(word: str, choices: list[str]) -> str:

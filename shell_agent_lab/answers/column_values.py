@@ -20,7 +20,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any, Collection, Mapping
 
-from .program_names import answer_entries, bound_once
+from .program_names import answer_entries, bound_once, column_of
 from .spec import AnswerSpec
 from .values import Taken
 
@@ -263,8 +263,8 @@ def unmatched_values(code: str, frames: Mapping[str, Any], *, converted: Collect
 _KEEPING = frozenset({"str"})
 
 
-def _extreme_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -> tuple[ast.expr, str, str] | None:
-    """(the frame expression, the column, "max" or "min") of ``<frame>['c'].max()`` (or
+def _extreme_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -> tuple[str, str, str] | None:
+    """(the frame's source text, the column, "max" or "min") of ``<frame>['c'].max()`` (or
     ``.min()``), followed back through names bound once and ``str(…)``; None otherwise."""
     if depth > 4:
         return None
@@ -275,10 +275,8 @@ def _extreme_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("max", "min")
             and not node.args and not node.keywords):
         return None
-    picked = node.func.value
-    if isinstance(picked, ast.Subscript) and isinstance(picked.slice, ast.Constant) and isinstance(picked.slice.value, str):
-        return picked.value, picked.slice.value, node.func.attr
-    return None
+    picked = column_of(node.func.value)
+    return (*picked, node.func.attr) if picked is not None else None
 
 
 def _is_text(frames: Mapping[str, Any], column: str) -> bool:
@@ -313,11 +311,10 @@ def text_extremes(spec: AnswerSpec, code: str, frames: Mapping[str, Any]) -> dic
         found = extremes.get(part.name)
         if part.kind != "label" or found is None or not _is_text(frames, found[1]):
             continue
-        frame, column, which = found
-        text = ast.unparse(frame)
+        text, column, which = found
         # the number it ranks by: a sibling number part's extreme first (a year is a date, not a rank)
         siblings = sorted(((n, e) for n, e in extremes.items() if n != part.name and e is not None
-                           and ast.unparse(e[0]) == text and not _is_text(frames, e[1])),
+                           and e[0] == text and not _is_text(frames, e[1])),
                           key=lambda item: kinds.get(item[0]) != "number")
         ranked = siblings[0][1][1] if siblings else None
         by = repr(ranked) if ranked else "'<the column it ranks by>'"

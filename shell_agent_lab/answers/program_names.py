@@ -23,7 +23,7 @@ from typing import Iterator
 
 from .values import ANSWER_VARIABLE
 
-__all__ = ["bound_once", "answer_entries", "slice_at", "slices", "root_name"]
+__all__ = ["bound_once", "answer_entries", "column_of", "slice_at", "slices", "root_name"]
 
 
 def _targets(node: ast.AST) -> Iterator[tuple[ast.expr, ast.expr | None]]:
@@ -137,3 +137,10 @@ def slices(code: str) -> set[str]:
     except (SyntaxError, ValueError, RecursionError):
         return set()
     return {_slice(body, i) for i in range(len(body))}
+
+
+def column_of(node: ast.expr) -> tuple[str, str] | None:
+    """(the frame's source text, the column) of ``<frame>['column']``; None for anything else."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return ast.unparse(node.value), node.slice.value
+    return None

@@ -61,7 +61,7 @@ import ast
 import functools
 from typing import Any, Callable, Collection, Mapping, Sequence
 
-from .program_names import answer_entries, bound_once
+from .program_names import answer_entries, bound_once, column_of
 from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
@@ -369,7 +369,7 @@ def _per_value(node: ast.expr, bound: Mapping[str, ast.expr]) -> tuple[str, str]
         return None
     inner = node.func.value
     if node.func.attr == "value_counts":
-        return _column_of(inner)
+        return column_of(inner)
     if node.func.attr not in _REDUCTIONS or node.keywords:
         return None
     if isinstance(inner, ast.Subscript) and isinstance(inner.slice, ast.Constant):
@@ -504,13 +504,6 @@ def distinct_counter(frames: Mapping[str, Any]) -> Callable[[str], int]:
     return count
 
 
-def _column_of(node: ast.expr) -> tuple[str, str] | None:
-    """(the frame's source text, the column) of ``<frame>['column']``; None for anything else."""
-    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
-        return ast.unparse(node.value), node.slice.value
-    return None
-
-
 def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list[str]]:
     """``code`` with each group-comparing test called on two columns of one frame, a value
     column and a grouping column (``f_oneway(df['y'], df['g'])``), called on the value column's
@@ -532,7 +525,7 @@ def sampled_groups(code: str, distinct: Callable[[str], int]) -> tuple[str, list
         name = _callee(node.func)[1]
         if name not in _K_SAMPLE and name not in _TWO_SAMPLE:
             return None
-        value, group = _column_of(node.args[0]), _column_of(node.args[1])
+        value, group = column_of(node.args[0]), column_of(node.args[1])
         if value is None or group is None or value[0] != group[0]:
             return None
         groups, values = distinct(group[1]), distinct(value[1])
