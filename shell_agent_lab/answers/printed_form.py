@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["FORM_REQUEST", "form_from_print", "wants_form"]
+__all__ = ["FORM_REQUEST", "Shown", "form_from_print", "form_from_example", "wants_form"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
 #: the model server's cache, so only these words are read anew)
@@ -72,22 +73,14 @@ def _pieces(node: ast.expr) -> list[str | None] | None:
     return None
 
 
-def _printed(code: str) -> list[str | None] | None:
-    """The pieces the last ``print`` of ``code`` writes, in order (its arguments joined by its
-    ``sep``, a space unless it sets one)."""
-    try:
-        tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return None
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "print"]
-    if not calls:
-        return None
-    call = max(calls, key=lambda n: (n.lineno, n.col_offset))
-    sep = " "
+def _print_pieces(call: ast.Call) -> list[str | None] | None:
+    """The pieces one ``print`` call writes, its ``end`` too (its arguments joined by its
+    ``sep``, a space unless it sets one; a line break unless it sets its end)."""
+    sep, end = " ", "\n"
     for kw in call.keywords:
-        if kw.arg == "sep" and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
-            sep = kw.value.value
-        elif kw.arg not in ("end", "flush"):
+        if kw.arg in ("sep", "end") and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
+            sep, end = (kw.value.value, end) if kw.arg == "sep" else (sep, kw.value.value)
+        elif kw.arg != "flush":
             return None
     pieces: list[str | None] = []
     for i, arg in enumerate(call.args):
@@ -95,7 +88,35 @@ def _printed(code: str) -> list[str | None] | None:
         if got is None:
             return None
         pieces += ([sep] if i else []) + got
-    return pieces
+    return pieces + [end]
+
+
+def _as_print(statement: ast.stmt) -> ast.Call | None:
+    if (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+            and isinstance(statement.value.func, ast.Name) and statement.value.func.id == "print"):
+        return statement.value
+    return None
+
+
+def _printed(code: str) -> list[str | None] | None:
+    """What the last ``print`` of ``code`` (a top-level statement) writes, with the prints right
+    before it while each writes only text and ``answer``: a form over several prints
+    (``print('## Result')`` then ``print(answer)``). None when that print writes anything else."""
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return None
+    calls = [_as_print(statement) for statement in tree.body]
+    last = max((i for i, call in enumerate(calls) if call is not None), default=None)
+    if last is None:
+        return None
+    pieces: list[str | None] = []
+    for call in reversed(calls[:last + 1]):
+        got = _print_pieces(call) if call is not None else None
+        if got is None:
+            break
+        pieces = got + pieces
+    return pieces or None
 
 
 def _instruction(question: str) -> str:
@@ -111,11 +132,12 @@ def _from_question(text: str, question: str) -> bool:
     beside the one it asks: a sentence that only says the question again (``{answer} units
     were sold.``) is no form. Marks may be the model's own: "in bold" is ``**``, a closing tag
     has a ``/`` the question need not write."""
-    low = _instruction(question).lower()
-    for token in re.findall(r"[^\W\d_]+|\d+", text):
-        if token.lower() not in low:
-            return False
-    return True
+    said = {w.lower() for w in _WORD.findall(_instruction(question))}
+    return all(token.lower() in said for token in _WORD.findall(text))
+
+
+#: a word or a number, for telling what a form holds
+_WORD = re.compile(r"[^\W\d_]+|\d+")
 
 
 def form_from_print(reply: str, question: str) -> Template | None:
@@ -132,6 +154,58 @@ def form_from_print(reply: str, question: str) -> Template | None:
     if not _from_question(opening + closing, question):
         return None
     return Template(opening.lstrip("\n"), closing.rstrip("\n"), "", (0, 0))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A form the model showed with a value of its own guessing, and whether that value was a
+    bracketed list (``result: [12.5, 13.0]``): a list is written inside the same brackets."""
+
+    template: Template
+    bracketed: bool = False
+
+
+#: the program's fenced block in a reply (the text after it is the model's own)
+_PROGRAM_BLOCK = re.compile(r"```(?:python|py|Python)[ \t]*\n.*?```", re.S)
+#: the marks a value line may open with (a blockquote, a list item, a heading, bold), and a
+#: label of up to three words before a colon or an equals sign
+_LEAD = re.compile(r"[ \t>*_#-]*(?:(?:[^\W\d_]+[ \t]*){1,3}[:=][*_]*[ \t]*)?")
+#: the most lines a shown form may take (a heading, a fence, a key, a fence)
+_LINES = 6
+
+
+def form_from_example(reply: str, question: str) -> Shown | None:
+    """The form the model showed after its program, around a value it guessed before the
+    program ran: ``## Result`` with ``15.0`` on the next line, a fenced block holding
+    ``result: [15.0]``, ``> no``. The value is the last line of the reply's last paragraph (in a
+    fenced block, the line before its closing fence), less the marks that open it and a label;
+    the text before and after it is the form, which, as a printed form, must be made of the
+    question's words. A value that is nothing but the question's words is no value (a lone
+    ``## Result`` heading). None when the reply shows no such form."""
+    found = list(_PROGRAM_BLOCK.finditer(reply or ""))
+    if not found:
+        return None
+    unit = re.split(r"\n[ \t]*\n", reply[found[-1].end():].strip())[-1].strip()
+    lines = unit.split("\n")
+    if not unit or len(lines) > _LINES:
+        return None
+    at = len(lines) - 1
+    if at > 0 and re.fullmatch(r"\s*```\s*", lines[at]):
+        at -= 1                                  # a closing fence: the value is on the line before
+    line = lines[at]
+    lead = _LEAD.match(line)
+    start, end = (lead.end() if lead is not None else 0), len(line.rstrip())
+    value = line[start:end]
+    if line.lstrip().startswith("```") or not value.strip("[]`'\" "):
+        return None
+    words = {w.lower() for w in _WORD.findall(_instruction(question))}
+    if all(w.lower() in words for w in _WORD.findall(value)):
+        return None                              # the question's own words: part of the form, not a value
+    opening = "\n".join(lines[:at] + [line[:start]])
+    closing = "\n".join([line[end:]] + lines[at + 1:]).rstrip()
+    if not (opening + closing).strip() or not _from_question(opening + closing, question):
+        return None
+    return Shown(Template(opening, closing, "", (0, 0)), value.startswith("[") and value.endswith("]"))
 
 
 def wants_form(spec: AnswerSpec) -> bool:

@@ -715,3 +715,14 @@ def test_a_printed_form_with_words_the_question_lacks_or_a_failed_request_change
     agent, _ = program_agent(backend)
     assert agent.run("How many units were sold?").text == "17 units were sold."
     assert len(backend.requests) == 1
+
+
+def test_a_form_the_model_shows_after_its_program_is_written_with_the_computed_value(program_agent):
+    question = "How many units were sold? Finish with a heading `## Total` and the answer on the line below it."
+    program = "answer = int(sales['units'].sum())\nprint(answer)"
+    # the model wrote a guess after the program; the form is its, the value the program's
+    backend = ScriptedBackend([f"```python\n{program}\n```\n\n## Total\n40"])
+    agent, _ = program_agent(backend)
+    r = agent.run(question)
+    assert r.error is None and r.text.endswith("## Total\n17") and "40" not in r.text
+    assert len(backend.requests) == 1                   # read from the reply: nothing more asked

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from shell_agent_lab.answers.printed_form import form_from_print, wants_form
+from shell_agent_lab.answers.printed_form import form_from_example, form_from_print, wants_form
 from shell_agent_lab.answers.spec import read_spec
 from shell_agent_lab.answers.templates import DEFAULT
 
@@ -22,6 +22,9 @@ FORMS = [
     ("How many rows? Give it as a fenced block: ```text\n<the number>\n``` and nothing more.",
      'print(f"```text\\n{str(answer)}\\n```")', "```text\n7\n```"),
     ("Which team? Reply with the name between two pipes.", "print('|', answer, '|', sep='')", "|7|"),
+    ("Which team? End with a heading `### Verdict` and the answer on the line below it.",
+     "x = 1\nprint(f'{x} rows')\nprint('### Verdict')\nprint(answer)\nanswer_text = str(answer)", "### Verdict\n7"),
+    ("Which team? Close with the answer between two tildes.", "print('~', end='')\nprint(answer, end='~')", "~7~"),
 ]
 
 
@@ -46,9 +49,12 @@ def test_no_form_is_read_from_what_only_the_model_adds(reply):
     assert form_from_print(reply, "What is the mean height? Answer with the value only.") is None
 
 
-def test_the_last_print_is_the_form():
+def test_the_last_print_is_the_form_with_the_prints_of_text_right_before_it():
     reply = 'x = 1\nprint(x)\nprint(f"=> {answer}")'
     assert form_from_print(reply, "Mean? Write it after => please.").write("3") == "=> 3"
+    # a print of anything else ends the form: the sentence before it is no part of it
+    reply = 'print(f"The mean is {x}")\nprint("=>")\nprint(answer)'
+    assert form_from_print(reply, "Mean? Write it after => please.").write("3") == "=>\n3"
 
 
 def test_only_a_prose_question_of_more_than_one_sentence_asks_for_a_form():
@@ -65,3 +71,41 @@ def test_the_program_is_asked_to_print_a_form_asked_in_words_and_a_sentence_othe
 
     assert "in the form the question asks for" in answer_instruction(read_spec("What is the mean? Close with it in bold."))
     assert "one short sentence" in answer_instruction(read_spec("What is the mean price?"))
+
+
+HEADING = "Which team? Finish with a heading `## Result` and the answer alone on the line below it."
+FENCED = "Which team? Close with a TOML block (```toml ... ```) whose key `value` holds the answer."
+QUOTED = "Which team? End with a line that starts with `> ` and holds the answer."
+
+
+def _reply(after: str) -> str:
+    return f"```python\nanswer = df['team'].mode()[0]\nprint(answer)\n```\n\n{after}"
+
+
+@pytest.mark.parametrize("question, after, written, bracketed", [
+    (HEADING, "## Result\nLAL", "## Result\n7", False),
+    (HEADING, "## Result: 12.5", "## Result: 7", False),
+    (HEADING, "## Result\nThe team with most points is LAL", "## Result\n7", False),
+    (FENCED, "```toml\nvalue = [1.5, 2.5]\n```", "```toml\nvalue = 7\n```", True),
+    (FENCED, "Some words first.\n\n```toml\nvalue = 'LAL'\n```", "```toml\nvalue = 7\n```", False),
+    (QUOTED, "> `LAL`", "> 7", False),
+    (QUOTED, "> no", "> 7", False),
+])
+def test_a_form_the_model_shows_after_its_program_is_read_around_its_guessed_value(question, after, written, bracketed):
+    shown = form_from_example(_reply(after), question)
+    assert shown is not None and shown.template.write("7") == written and shown.bracketed is bracketed
+
+
+@pytest.mark.parametrize("question, after", [
+    (HEADING, ""),                                          # nothing after the program
+    (HEADING, "LAL"),                                       # a bare value shows no form
+    (HEADING, "## Result"),                                 # the question's words only: no value
+    (QUOTED, "The answer is `LAL`."),                       # a sentence of the model's own
+    (QUOTED, "The computed answer is: 26.0"),
+    (QUOTED, "This program groups the rows by team and counts them."),
+    (FENCED, "```toml\nteams = ['LAL']\n```"),              # a key the question never named
+    (HEADING, "## Result\n```\nLAL    10\nPHX     8\nName: team, dtype: int64\n```"),
+])
+def test_no_form_is_read_from_a_reply_that_shows_none(question, after):
+    assert form_from_example(_reply(after), question) is None
+    assert form_from_example(after, question) is None       # no program in the reply: nothing after it
