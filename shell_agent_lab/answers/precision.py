@@ -20,6 +20,7 @@ _NEAREST = {"tenth": 1, "hundredth": 2, "thousandth": 3}
 _READERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("decimals", re.compile(_COUNT + r"[\s-]*(?:decimal|dp\b|d\.p\.|digits?\s+after)", re.I)),
     ("decimals", re.compile(r"\bround(?:ed|ing)?\b[^.;\n]{0,40}?\bto\s+" + _COUNT + r"\s+(?:places|digits)", re.I)),
+    ("decimals", re.compile(r"\bto\s+" + _COUNT + r"\s+places\b", re.I)),     # "fractions to 3 places"
     ("nearest", re.compile(r"\bnearest\s+(tenth|hundredth|thousandth)", re.I)),
     ("significant", re.compile(_COUNT + r"[\s-]*(?:significant[\s-]*(?:figures?|digits?)|sig\.?\s*figs?|s\.f\.)",
                                re.I)),

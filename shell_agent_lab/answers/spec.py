@@ -157,6 +157,8 @@ def _kinds(text: str) -> set[str]:
     cued = {kind for kind, cues in _CUES.items() if words & cues}
     if "count" in cued:
         cued.discard("number")
+    if "date" in cued:
+        cued -= {"count", "number"}        # "yyyy and n are integers": a year is a whole number, and a date
     if "list" in cued:
         cued -= {"number", "count", "label", "date"}
     if "label" in cued and words & {"code", "codes", "column"} and len(cued) > 1:
@@ -196,6 +198,14 @@ def _kind(description: str) -> str:
         return "any"
     cued = _kinds(description)
     return cued.pop() if len(cued) == 1 else "any"
+
+
+def _percent(description: str) -> bool:
+    """Whether ``description`` asks for a percentage: a word for one, or ``%``, that no "not" or
+    "no" just before it turns down ("decimal fractions (not percentages)")."""
+    words = re.findall(r"[a-z]+|%", description.lower())
+    return any(w in ("percent", "percentage", "percentages", "%") and not {"not", "no", "non"} & set(words[max(0, i - 2):i])
+               for i, w in enumerate(words))
 
 
 def _truth(description: str) -> str:
@@ -263,11 +273,25 @@ def _placeholder_listing(holder: str) -> tuple[str, tuple[str, ...]]:
         # all numbers or all words: "5 or more" is a bound, not two choices
         if found and len({re.fullmatch(r"-?\d+(?:\.\d+)?", v) is None for v in found}) == 1:
             return "label", found
+    # choices of a few words each, set apart by " or " or " / " ([normal / not normal],
+    # [reject or fail to reject]): words, none of them a description ("the name or the code")
+    if re.search(r"\s(?:or|/)\s", holder):
+        choices = [c.strip() for c in re.split(r"\s+/\s+|\s*,\s*(?:or\s+)?|\s+or\s+", holder)]
+        if len(choices) >= 2 and len({c.lower() for c in choices}) == len(choices) and all(map(_choice, choices)):
+            return "label", tuple(choices)
     items = [i.strip() for i in holder.split(",")]
     stems = {m.group(1).lower() if m else None for m in (_NUMBERED.fullmatch(i) for i in items)}
     if len(items) >= 2 and len(stems) == 1 and None not in stems:
         return "list", ()
     return "", ()
+
+
+def _choice(text: str) -> bool:
+    """Whether ``text`` is one choice a placeholder offers: one to three words, none a word that
+    describes a value or an article."""
+    words = text.lower().split()
+    return (re.fullmatch(r"[A-Za-z]+(?:[ '-][A-Za-z]+){0,2}", text) is not None
+            and not set(words) & (_CUE_WORDS | _ARTICLES | _META_VALUES))
 
 
 _NAMES = rf"((?:{_ITEM}\s*,\s*)+{_ITEM},?\s+(?:and|or)\s+{_ITEM}|{_ITEM}\s+(?:and|or)\s+{_ITEM})"
@@ -344,9 +368,11 @@ def _descriptions(text: str, tokens: list[re.Match[str]]) -> list[str]:
     out = []
     for i, t in enumerate(tokens):
         others = [re.escape(n) for j, ns in enumerate(refs) if j != i for n in ns]
+        # other parts named with one: "x and y as decimal fractions" says it of both
+        joined = (rf"(?:[\"'`]?(?:\s*,\s*(?:and\s+)?|\s+and\s+)[\"'`]?(?:{'|'.join(others)})\b)*" if others else "")
         # a clause ends at a sentence end, a semicolon, a line break, or where another part is named
         clause_end = r"(?<!\d)\.(?!\d)(?=\s|$)|[;\n]" + (
-            rf"|[\"'`]?\b(?:{'|'.join(others)})\b[\"'`]?{_ASIDE}\s+{_SAID}\s" if others else "")
+            rf"|[\"'`]?\b(?:{'|'.join(others)})\b{joined}[\"'`]?{_ASIDE}\s+{_SAID}\s" if others else "")
         end = tokens[i + 1].start() if i + 1 < len(tokens) else len(text)
         after = masked[t.end():end]
         # a "where …" after the parts speaks of them all: each part takes from it only the
@@ -357,7 +383,8 @@ def _descriptions(text: str, tokens: list[re.Match[str]]) -> list[str]:
         for name in refs[i]:
             # what the format instruction (from the first part on) says of it: the question's
             # own sentences before it speak of the data ("some rows are duplicates"), not the answer
-            for m in re.finditer(rf"(?<![\w.@\[])[\"'`]?{re.escape(name)}[\"'`]?{_ASIDE}\s+{_SAID}\s", masked[first:]):
+            for m in re.finditer(rf"(?<![\w.@\[])[\"'`]?{re.escape(name)}\b{joined}[\"'`]?{_ASIDE}\s+{_SAID}\s",
+                                 masked[first:]):
                 tail = masked[first + m.end():]
                 cut = re.search(clause_end, tail)
                 own.append(tail[: cut.start() if cut else 200])
@@ -410,9 +437,7 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
         if decimals is None and (kind == "number" or not described) and kind != "date" and overall is not None \
                 and overall.kind == "decimals":
             decimals = overall.digits     # "@b[value] @a[value], both to 4 decimals"
-        words = set(_words(seg))
-        parts.append(Part(t.group(1), kind, decimals, allowed, order, _truth(seg),
-                          bool(words & {"percent", "percentage"}) or "%" in seg,
+        parts.append(Part(t.group(1), kind, decimals, allowed, order, _truth(seg), _percent(seg),
                           holder=_holder(t.group(2)) if kind in ("any", "label") and not allowed else ""))
     # "which of A, B and C": the one part that names something takes one of them
     chosen = _which_of(without_tokens(text))
@@ -481,9 +506,8 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
         allowed = _which_of(text)
     decimals = 0 if kind == "count" else (precision.digits if precision is not None and precision.kind == "decimals"
                                           and kind in ("any", "number", "list") else None)
-    words = set(_words(description))
     part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(" ".join([description, *rules, text[answers[0].start():]])),
-                bool(words & {"percent", "percentage"}), _subject(text) if kind == "any" else "")
+                _percent(description), _subject(text) if kind == "any" else "")
     # an Answer: sentence that says nothing of this answer (a placeholder, a menu of formats)
     # only describes a format: the program is asked the question without it
     says = kind != "any" or bool(allowed) or own is not None

@@ -450,8 +450,13 @@ def test_a_date_part_computed_as_a_whole_float_is_written_whole(value, written):
     ("@ports[port1, port2, port3]", "list", ()),
     ("@top[name_1, name_2]", "list", ()),
     ("@missing_columns[col_a, col_b] listed alphabetically", "list", ()),
-    # not alternatives: several words per choice, a description, names of one column, a yes/no
-    ("@conclusion[reject or fail to reject]", "any", ()),
+    # choices of several words, apart by " or " or " / "
+    ("@conclusion[reject or fail to reject]", "label", ("reject", "fail to reject")),
+    ("@normality[normal / not normal]", "label", ("normal", "not normal")),
+    ("@trend[rising / falling / flat]", "label", ("rising", "falling", "flat")),
+    # not alternatives: a description, a bound, names of one column, a yes/no, a unit
+    ("@which[the name or the code]", "label", ()),
+    ("@speed[km/h]", "any", ()),
     ("@n[5 or more]", "any", ()),
     ("@rate[percentage, two decimals]", "number", ()),
     ("@pair[height, weight]", "any", ()),
@@ -467,3 +472,16 @@ def test_a_value_outside_the_placeholders_alternatives_is_shown_and_said():
     out = write_answer(spec, take_values(spec, {"answer": {"relationship": "unclear"}}))
     assert "unclear" in out.text and NOT_COMPUTED not in out.text
     assert write_part("Negative", spec.parts[0]).text == "negative"
+
+
+def test_a_clause_naming_several_placeholders_describes_each_and_a_turned_down_percentage_is_none():
+    text = ("What is the mean ratio for each status?\nAnswer Format: @ratio_good[x] @ratio_bad[y], with x and y "
+            "as decimal fractions (not percentages) to 3 places.")
+    parts = read_spec(text).parts
+    assert [(p.kind, p.decimals, p.percent) for p in parts] == [("number", 3, False)] * 2
+    text = "Which shares?\nFormat: @a[value] @b[value] @c[value], with a, b and c as percentages to 1 decimal."
+    assert [(p.decimals, p.percent) for p in read_spec(text).parts] == [(1, True)] * 3
+    # a clause about one of them says nothing of the others
+    text = "Format: @n[n] @share[s] -- n is an integer; s as a percentage."
+    n, share = read_spec(text).parts
+    assert (n.kind, n.percent, share.percent) == ("count", False, True)
