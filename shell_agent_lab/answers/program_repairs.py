@@ -81,6 +81,11 @@ _FIELD_COUNT: dict[str, int] = {
                       "ks_2samp", "kstest", "chisquare", "jarque_bera", "fisher_exact")},
     "chi2_contingency": 4, "linregress": 5,
 }
+#: the fields of the calls that give more than two, in order, as scipy names them
+_FIELD_NAMES: dict[str, tuple[str, ...]] = {
+    "chi2_contingency": ("chi2", "p", "dof", "expected"),
+    "linregress": ("slope", "intercept", "rvalue", "pvalue", "stderr"),
+}
 #: module names a numpy call is made through (``np.quantile``, not a Series' ``.quantile``)
 _NUMPY = {"np", "numpy"}
 #: yes/no pairs, compared lower-case: (the true one, the false one)
@@ -184,9 +189,11 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
     more targets than that where the surplus are ``_`` or names the program never reads, fitted
     to the fields (``t, p, _ = ttest_ind(…)`` or ``t, p, significant = …`` with ``significant``
     never read → ``t, p = …``): as written it would raise, and dropping names nothing reads
-    changes nothing else. Too few names, or names past the fields, are left to the
-    retry's hint: which field a name meant is not known (``chi2, p, expected = …`` would bind
-    ``expected`` to the degrees of freedom)."""
+    changes nothing else. Too few names are padded with ``_`` when none of them is the name of
+    another field than the one at its place (``chi2, p, dof = chi2_contingency(…)`` →
+    ``chi2, p, dof, _ = …``); otherwise which field a name meant is not known
+    (``chi2, p, expected = …`` would bind ``expected`` to the degrees of freedom) and the retry's
+    hint says the fields. Names past the fields that are read are left to it too."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -203,7 +210,15 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
         fields = _FIELD_COUNT.get(_callee(node.value.func)[1])
         if fields is None or None in names or len(names) == fields or target.lineno != target.end_lineno:
             continue
-        if not (len(names) > fields and all(n == "_" or n not in read for n in names[fields:])):
+        callee = _callee(node.value.func)[1]
+        if len(names) < fields:
+            known = [f.lower() for f in _FIELD_NAMES.get(callee, ())]
+            if not known or any(str(n).lower() in known and known.index(str(n).lower()) != i for i, n in enumerate(names)):
+                continue
+            edits.append((target, ", ".join([str(n) for n in names] + ["_"] * (fields - len(names)))))
+            changed.append(f"line {node.lineno}: {callee} unpacked into {fields} names")
+            continue
+        if not all(n == "_" or n not in read for n in names[fields:]):
             continue
         kept = [n for n in names[:fields] if n is not None]
         edits.append((target, ", ".join(kept)))

@@ -90,10 +90,16 @@ def test_a_tests_result_unpacked_into_the_wrong_number_of_names_is_fitted():
     # a name past the fields that nothing reads goes too
     unread = "t, p, significant = stats.ttest_ind(a, b)\nanswer = {'t': t, 'significant': p < 0.05}"
     assert fitted_unpacks(unread)[0].splitlines()[0] == "t, p = stats.ttest_ind(a, b)"
-    # too few names (which field each meant is not known), a name past the fields that is read
-    # later, an unknown call, code that does not parse: as written
+    # too few names, each at its own field or named after none: the fields after them are left out
+    few = "chi2, p_value, dof = stats.chi2_contingency(table)\nslope, b = linregress(a, b)"
+    mended, changed = fitted_unpacks(few)
+    assert mended.splitlines() == ["chi2, p_value, dof, _ = stats.chi2_contingency(table)",
+                                   "slope, b, _, _, _ = linregress(a, b)"]
+    exec(mended, {**scope, "linregress": stats.linregress})
+    # too few names of which one is another field's (which field each meant is not known), a name
+    # past the fields that is read later, an unknown call, code that does not parse: as written
     for kept in ("chi2, p, expected = stats.chi2_contingency(table)", "t, p, df = stats.ttest_ind(a, b)\nprint(df)",
-                 "x, y, z = my_fit(a)", "t, p, _ = ttest_ind(a,"):
+                 "x, y, z = my_fit(a)", "t, p, _ = ttest_ind(a,", "slope, pvalue = linregress(a, b)"):
         assert fitted_unpacks(kept) == (kept, [])
 
 
