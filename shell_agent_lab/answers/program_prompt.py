@@ -20,6 +20,7 @@ from typing import Any, Collection, Mapping, Sequence
 from ._program_writes import frames_written
 from .printed_form import wants_form
 from .program_names import root_name
+from .program_text import extract_code, parses
 from .program_repairs import flag_conversion
 from .spec import ANSWER, PROSE, AnswerSpec, Part
 from .values import ANSWER_VARIABLE
@@ -204,18 +205,6 @@ def retry_prompt(prompt: str, error: str, line: str = "") -> str:
     return f"{prompt}\n\nA first program for this question failed{where}with: {error}\nWrite a new program that avoids this."
 
 
-_FENCE = re.compile(r"```(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
-
-
-def extract_code(text: str) -> str | None:
-    """The program in a reply: its first fenced code block (or the reply itself when it is code)."""
-    blocks = [b for b in _FENCE.findall(text or "") if b.strip()]
-    if blocks:
-        return max(blocks, key=len).strip() if len(blocks) > 1 and not _parses(blocks[0]) else blocks[0].strip()
-    body = (text or "").strip()
-    return body if body and _parses(body) and re.search(r"\bprint\s*\(|^answer\s*=", body, re.M) else None
-
-
 #: the program's own top-level binding of its answer (a line of the program, not the question)
 _ANSWER_BINDING = re.compile(rf"^{ANSWER_VARIABLE}[ \t]*=(?!=)", re.M)
 #: what may follow a program's last statement: a comment, a print, the closing fence
@@ -278,14 +267,6 @@ def repaired(code: str) -> str:
     """``code`` with the slips a small model makes after reading the ``@name[…]`` answer form:
     ``@name = …`` (never valid Python: a decorator cannot be assigned) becomes ``name = …``."""
     return _AT_ASSIGN.sub(r"\1\2\3", code)
-
-
-def _parses(code: str) -> bool:
-    try:
-        ast.parse(code)
-    except SyntaxError:
-        return False
-    return True
 
 
 def loads_data(node: ast.stmt) -> bool:

@@ -537,8 +537,7 @@ _COUNTED = frozenset({"the", "all", "two", "three", "four", "five", "six", "seve
 
 def _without_sentences(text: str, at: list[int]) -> str:
     """``text`` without the sentences that hold any of the positions ``at``."""
-    bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?])\s+(?=\S)|\n+", text)] + [len(text)]
-    kept = [text[a:b] for a, b in zip(bounds, bounds[1:]) if not any(a <= i < b for i in at)]
+    kept = [text[a:b] for a, b in _sentence_bounds(text, ".!?") if not any(a <= i < b for i in at)]
     return "".join(kept).strip()
 
 
@@ -586,8 +585,14 @@ def _read(text: str) -> AnswerSpec:
 
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` that hold a word (a colon ends one too: "Format: …")."""
-    bounds = [0] + [m.end() for m in re.finditer(r"(?<=[.!?:])\s+(?=\S)|\n+", text)] + [len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:]) if re.search(r"\w", text[a:b])]
+    return [text[a:b] for a, b in _sentence_bounds(text, ".!?:") if re.search(r"\w", text[a:b])]
+
+
+def _sentence_bounds(text: str, enders: str) -> list[tuple[int, int]]:
+    """Where the sentences of ``text`` start and end: after any of ``enders`` and a space, and at
+    every line break."""
+    cuts = [0] + [m.end() for m in re.finditer(rf"(?<=[{re.escape(enders)}])\s+(?=\S)|\n+", text)] + [len(text)]
+    return list(zip(cuts, cuts[1:]))
 
 
 #: the verbs that open a yes/no question in English ("Is …?", "Do …?", "Could …?")
