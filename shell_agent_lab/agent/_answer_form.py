@@ -6,8 +6,9 @@ import logging
 from dataclasses import replace
 from typing import Any, Sequence
 
-from ..answers.printed_form import FORM_REQUEST, form_from_example, form_from_print, wants_form
+from ..answers.printed_form import FORM_REQUEST, form_from_example, form_from_print, literals_missing, wants_form
 from ..answers.spec import AnswerSpec
+from ..answers.templates import Template
 from ..llm.errors import CancelledError, LLMError
 from ..llm.types import ChatOptions, Message
 
@@ -26,26 +27,41 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
     in; the form the model showed after the program in its ``reply`` (with a value it guessed);
     the form the model prints ``answer`` in when asked after the request ``asked`` that wrote
     the program (the model server still holds those tokens, so only the new request is read).
-    None of them, or a failed request, leaves ``spec`` as it was."""
+    The first that writes every word the question quotes (:func:`literals_missing`) is taken;
+    the request is made only when neither of the first two does, and when none does, the one
+    missing fewest. None of them, or a failed request, leaves ``spec`` as it was."""
     if not wants_form(spec):
         return spec
-    form = form_from_print(code, question)
-    shown = form_from_example(reply, question) if form is None else None
+    found: list[tuple[Template, bool]] = []
+    printed = form_from_print(code, question)
+    if printed is not None:
+        found.append((printed, False))
+    shown = form_from_example(reply, question)
     if shown is not None:
-        form = shown.template
-        if shown.bracketed and spec.list_marks == ("", ""):
-            spec = replace(spec, list_marks=("[", "]"))      # a list inside the brackets it showed
-    if form is None and reply:
-        options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_FORM_TOKENS)
-        try:
-            response = backend.chat([*asked, Message("assistant", reply), Message("user", FORM_REQUEST)], [],
-                                    options=options)
-        except CancelledError:
-            raise
-        except LLMError as exc:
-            log.info("no answer form asked: %s", exc)
-            return spec
-        log.debug("the model printed the answer as: %r", response.text)
-        form = form_from_print(response.text or "", question)
-    log.info("the answer's form: %r", form.write("…") if form is not None else None)
-    return replace(spec, template=form) if form is not None else spec
+        found.append((shown.template, shown.bracketed))
+    if reply and not any(literals_missing(form, question) == 0 for form, _ in found):
+        requested = _requested_form(backend, asked, reply, question, cancel)
+        if requested is not None:
+            found.append((requested, False))
+    if not found:
+        log.info("the answer's form: None")
+        return spec
+    form, bracketed = min(found, key=lambda f: literals_missing(f[0], question))    # the first of the fewest
+    log.info("the answer's form: %r", form.write("…"))
+    if bracketed and spec.list_marks == ("", ""):
+        spec = replace(spec, list_marks=("[", "]"))          # a list inside the brackets it showed
+    return replace(spec, template=form)
+
+
+def _requested_form(backend: Any, asked: Sequence[Message], reply: str, question: str, cancel: Any) -> Template | None:
+    """The form of the one print line the model writes when asked for it after its program."""
+    options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_FORM_TOKENS)
+    try:
+        response = backend.chat([*asked, Message("assistant", reply), Message("user", FORM_REQUEST)], [], options=options)
+    except CancelledError:
+        raise
+    except LLMError as exc:
+        log.info("no answer form asked: %s", exc)
+        return None
+    log.debug("the model printed the answer as: %r", response.text)
+    return form_from_print(response.text or "", question)

@@ -18,10 +18,11 @@ import ast
 import re
 from dataclasses import dataclass
 
+from .program_text import extract_code
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["FORM_REQUEST", "Shown", "form_from_print", "form_from_example", "wants_form"]
+__all__ = ["FORM_REQUEST", "Shown", "form_from_print", "form_from_example", "literals_missing", "wants_form"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
 #: the model server's cache, so only these words are read anew)
@@ -30,11 +31,6 @@ FORM_REQUEST = "Now write one line of Python that prints `answer` exactly in the
 _VALUE = "answer"
 #: text around the value, at most this long on each side
 _LIMIT = 80
-
-
-def _code(reply: str) -> str:
-    fenced = re.search(r"```(?:python|py)?[ \t]*\n(.*?)(?:```|\Z)", reply or "", re.S)
-    return (fenced.group(1) if fenced else reply or "").strip()
 
 
 def _is_value(node: ast.expr) -> bool:
@@ -138,12 +134,26 @@ def _from_question(text: str, question: str) -> bool:
 
 #: a word or a number, for telling what a form holds
 _WORD = re.compile(r"[^\W\d_]+|\d+")
+#: text the question sets in backticks (```yaml ... ``` and `result` alike)
+_CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
+
+
+def literals_missing(form: Template, question: str) -> int:
+    """How many of the words the question's instruction sets in backticks (a key, a tag, a
+    heading: "a single key, `result`") the ``form`` does not write. A form the model made may
+    keep the question's marks and leave out its key (a fenced block with the bare value); of
+    several forms, the one writing every quoted word is the one asked for. Numbers are left
+    out: a quoted number is a sample value (`` `42` ``), not a part of the form."""
+    quoted = {w.lower() for span in _CODE_SPAN.finditer(_instruction(question))
+              for w in _WORD.findall(span.group(2)) if not w.isdigit()}
+    written = {w.lower() for w in _WORD.findall(form.opening + " " + form.closing)}
+    return len(quoted - written)
 
 
 def form_from_print(reply: str, question: str) -> Template | None:
     """The form a model ``reply`` prints ``answer`` in, when it prints it once with text around
     it that all comes from ``question``; None otherwise (``print(answer)`` shows no form)."""
-    pieces = _printed(_code(reply))
+    pieces = _printed(extract_code(reply) or "")
     if pieces is None or pieces.count(None) != 1:
         return None
     at = pieces.index(None)
@@ -166,7 +176,7 @@ class Shown:
 
 
 #: the program's fenced block in a reply (the text after it is the model's own)
-_PROGRAM_BLOCK = re.compile(r"```(?:python|py|Python)[ \t]*\n.*?```", re.S)
+_PROGRAM_BLOCK = re.compile(r"```(?:python|py|Python)[ \t]*\n.*?^[ \t]*```", re.S | re.M)
 #: the marks a value line may open with (a blockquote, a list item, a heading, bold), and a
 #: label of up to three words before a colon or an equals sign
 _LEAD = re.compile(r"[ \t>*_#-]*(?:(?:[^\W\d_]+[ \t]*){1,3}[:=][*_]*[ \t]*)?")

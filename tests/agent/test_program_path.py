@@ -726,3 +726,21 @@ def test_a_form_the_model_shows_after_its_program_is_written_with_the_computed_v
     r = agent.run(question)
     assert r.error is None and r.text.endswith("## Total\n17") and "40" not in r.text
     assert len(backend.requests) == 1                   # read from the reply: nothing more asked
+
+
+def test_a_shown_form_without_a_word_the_question_quotes_makes_the_model_print_one(program_agent):
+    question = ("How many units were sold? Close with a TOML block (```toml ... ```) holding one key, "
+                "`total`, whose value is the answer.")
+    program = "answer = int(sales['units'].sum())\nprint(answer)"
+    # the block the model showed has no `total` key: its print line, asked next, has it
+    shown = f"```python\n{program}\n```\n\n```toml\n40\n```"
+    backend = ScriptedBackend([shown, _program('print(f"```toml\\ntotal = {answer}\\n```")')])
+    agent, _ = program_agent(backend)
+    r = agent.run(question)
+    assert r.error is None and r.text.endswith("```toml\ntotal = 17\n```"), r.text
+    assert len(backend.requests) == 2
+    # asked and still without the key: the form shown is written, the fewest words missing
+    backend = ScriptedBackend([shown, _program('print(f"```\\n{answer}\\n```")')])
+    agent, _ = program_agent(backend)
+    r = agent.run(question)
+    assert r.error is None and r.text.endswith("```toml\n17\n```"), r.text

@@ -109,3 +109,15 @@ def test_a_form_the_model_shows_after_its_program_is_read_around_its_guessed_val
 def test_no_form_is_read_from_a_reply_that_shows_none(question, after):
     assert form_from_example(_reply(after), question) is None
     assert form_from_example(after, question) is None       # no program in the reply: nothing after it
+
+
+def test_the_words_a_question_quotes_are_counted_where_a_form_leaves_them_out():
+    from shell_agent_lab.answers.printed_form import literals_missing
+    from shell_agent_lab.answers.templates import Template
+
+    question = "Which team? Close with a block (```yaml ... ```) holding one key, `result`, e.g. `42`."
+    assert literals_missing(Template("```yaml\nresult: ", "\n```"), question) == 0
+    assert literals_missing(Template("```yaml\n", "\n```"), question) == 1          # the key left out
+    assert literals_missing(Template("```\n", "\n```"), question) == 2
+    # a quoted number is a sample value; the asking sentence's words are not an instruction's
+    assert literals_missing(Template("> ", ""), "Which `team` won? End with a line starting with `> `.") == 0
