@@ -6,7 +6,7 @@ import logging
 from dataclasses import replace
 from typing import Any, Sequence
 
-from ..answers.printed_form import FORM_REQUEST, form_from_example, form_from_print, literals_missing, wants_form
+from ..answers.printed_form import form_from_example, form_from_print, form_request, form_shown, literals_missing, wants_form, words_missing
 from ..answers.spec import AnswerSpec
 from ..answers.templates import Template
 from ..llm.errors import CancelledError, LLMError
@@ -40,9 +40,10 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
     if shown is not None:
         found.append((shown.template, shown.bracketed))
     if reply and not any(literals_missing(form, question) == 0 for form, _ in found):
-        requested = _requested_form(backend, asked, reply, question, cancel)
+        missing = min((words_missing(form, question) for form, _ in found), key=len, default=[])
+        requested = _requested_form(backend, asked, reply, question, missing, cancel)
         if requested is not None:
-            found.append((requested, False))
+            found.append(requested)
     if not found:
         log.info("the answer's form: None")
         return spec
@@ -53,15 +54,24 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
     return replace(spec, template=form)
 
 
-def _requested_form(backend: Any, asked: Sequence[Message], reply: str, question: str, cancel: Any) -> Template | None:
-    """The form of the one print line the model writes when asked for it after its program."""
+def _requested_form(backend: Any, asked: Sequence[Message], reply: str, question: str, missing: list[str],
+                    cancel: Any) -> tuple[Template, bool] | None:
+    """The form of the one print line the model writes when asked for it after its program (a
+    form it writes out instead, ``> `answer` ``, is read as one it showed); the words the forms
+    read so far left out are named in the request."""
     options = ChatOptions(cancel=cancel, temperature=0.0, max_output_tokens=_FORM_TOKENS)
     try:
-        response = backend.chat([*asked, Message("assistant", reply), Message("user", FORM_REQUEST)], [], options=options)
+        response = backend.chat([*asked, Message("assistant", reply), Message("user", form_request(missing))], [],
+                                options=options)
     except CancelledError:
         raise
     except LLMError as exc:
         log.info("no answer form asked: %s", exc)
         return None
-    log.debug("the model printed the answer as: %r", response.text)
-    return form_from_print(response.text or "", question)
+    text = response.text or ""
+    log.debug("the model printed the answer as: %r", text)
+    printed = form_from_print(text, question)
+    if printed is not None:
+        return printed, False
+    shown = form_shown(text, question) if "print(" not in text else None     # a print line that shows no form: none
+    return (shown.template, shown.bracketed) if shown is not None else None

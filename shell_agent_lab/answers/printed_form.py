@@ -22,11 +22,19 @@ from .program_text import extract_code
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["FORM_REQUEST", "Shown", "form_from_print", "form_from_example", "literals_missing", "wants_form"]
+__all__ = ["form_request", "Shown", "form_from_print", "form_from_example", "form_shown", "literals_missing", "words_missing", "wants_form"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
 #: the model server's cache, so only these words are read anew)
-FORM_REQUEST = "Now write one line of Python that prints `answer` exactly in the form the question asks the answer to be given."
+_FORM_REQUEST = "Now write one line of Python that prints `answer` exactly in the form the question asks the answer to be given."
+
+
+def form_request(missing: list[str]) -> str:
+    """The request for the print line of the answer's form; ``missing``, the words the question
+    quotes that the forms read so far left out, are named in it (a key ``result``)."""
+    if not missing:
+        return _FORM_REQUEST
+    return f"{_FORM_REQUEST[:-1]}, writing {' and '.join(f'`{w}`' for w in missing)} as the question does."
 
 _VALUE = "answer"
 #: text around the value, at most this long on each side
@@ -139,15 +147,20 @@ _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 
 
 def literals_missing(form: Template, question: str) -> int:
+    """How many of the question's quoted words ``form`` does not write (:func:`words_missing`)."""
+    return len(words_missing(form, question))
+
+
+def words_missing(form: Template, question: str) -> list[str]:
     """How many of the words the question's instruction sets in backticks (a key, a tag, a
     heading: "a single key, `result`") the ``form`` does not write. A form the model made may
     keep the question's marks and leave out its key (a fenced block with the bare value); of
     several forms, the one writing every quoted word is the one asked for. Numbers are left
     out: a quoted number is a sample value (`` `42` ``), not a part of the form."""
-    quoted = {w.lower() for span in _CODE_SPAN.finditer(_instruction(question))
-              for w in _WORD.findall(span.group(2)) if not w.isdigit()}
+    quoted = [w for span in _CODE_SPAN.finditer(_instruction(question)) for w in _WORD.findall(span.group(2))
+              if not w.isdigit()]
     written = {w.lower() for w in _WORD.findall(form.opening + " " + form.closing)}
-    return len(quoted - written)
+    return list(dict.fromkeys(w for w in quoted if w.lower() not in written))
 
 
 def form_from_print(reply: str, question: str) -> Template | None:
@@ -191,11 +204,21 @@ def form_from_example(reply: str, question: str) -> Shown | None:
     fenced block, the line before its closing fence), less the marks that open it and a label;
     the text before and after it is the form, which, as a printed form, must be made of the
     question's words. A value that is nothing but the question's words is no value (a lone
-    ``## Result`` heading). None when the reply shows no such form."""
+    ``## Result`` heading), unless it is the program's own name for the value (``> `answer` ``).
+    None when the reply shows no such form."""
     found = list(_PROGRAM_BLOCK.finditer(reply or ""))
-    if not found:
-        return None
-    unit = re.split(r"\n[ \t]*\n", reply[found[-1].end():].strip())[-1].strip()
+    return form_shown(reply[found[-1].end():], question) if found else None
+
+
+#: the program's own name for its value, as a model writes it where the value goes in a form it
+#: shows (``> `answer` ``, ``result: {answer}``): a place for the value, not a value
+_PLACEHOLDER = re.compile(rf"[`{{<\[(]*{_VALUE}[`}}>\])]*")
+
+
+def form_shown(text: str, question: str) -> Shown | None:
+    """The form ``text`` shows in its last paragraph around a value, a guessed one or the
+    program's name for it (``> `answer` ``), as :func:`form_from_example` reads it."""
+    unit = re.split(r"\n[ \t]*\n", (text or "").strip())[-1].strip()
     lines = unit.split("\n")
     if not unit or len(lines) > _LINES:
         return None
@@ -209,13 +232,14 @@ def form_from_example(reply: str, question: str) -> Shown | None:
     if line.lstrip().startswith("```") or not value.strip("[]`'\" "):
         return None
     words = {w.lower() for w in _WORD.findall(_instruction(question))}
-    if all(w.lower() in words for w in _WORD.findall(value)):
+    placeholder = _PLACEHOLDER.fullmatch(value.strip()) is not None
+    if not placeholder and all(w.lower() in words for w in _WORD.findall(value)):
         return None                              # the question's own words: part of the form, not a value
     opening = "\n".join(lines[:at] + [line[:start]])
     closing = "\n".join([line[end:]] + lines[at + 1:]).rstrip()
     if not (opening + closing).strip() or not _from_question(opening + closing, question):
         return None
-    return Shown(Template(opening, closing, "", (0, 0)), value.startswith("[") and value.endswith("]"))
+    return Shown(Template(opening, closing, "", (0, 0)), not placeholder and value.startswith("[") and value.endswith("]"))
 
 
 def wants_form(spec: AnswerSpec) -> bool:

@@ -744,3 +744,13 @@ def test_a_shown_form_without_a_word_the_question_quotes_makes_the_model_print_o
     agent, _ = program_agent(backend)
     r = agent.run(question)
     assert r.error is None and r.text.endswith("```toml\n17\n```"), r.text
+    assert backend.requests[1].messages[-1].content.endswith("writing `total` as the question does.")
+
+
+def test_a_form_the_model_writes_out_when_asked_for_its_print_line_is_read(program_agent):
+    question = "How many units were sold? End with a line starting with `> ` that holds the answer."
+    program = "answer = int(sales['units'].sum())"
+    backend = ScriptedBackend([_program(program), "> `answer`"])
+    agent, _ = program_agent(backend)
+    r = agent.run(question)
+    assert r.error is None and r.text.splitlines()[-1] == "> 17", r.text

@@ -121,3 +121,27 @@ def test_the_words_a_question_quotes_are_counted_where_a_form_leaves_them_out():
     assert literals_missing(Template("```\n", "\n```"), question) == 2
     # a quoted number is a sample value; the asking sentence's words are not an instruction's
     assert literals_missing(Template("> ", ""), "Which `team` won? End with a line starting with `> `.") == 0
+
+
+@pytest.mark.parametrize("question, after, written", [
+    (QUOTED, "> `answer`", "> 7"),                           # the program's name where the value goes
+    (HEADING, "## Result\n{answer}", "## Result\n7"),
+    (FENCED, "```toml\nvalue = <answer>\n```", "```toml\nvalue = 7\n```"),
+])
+def test_a_form_shown_with_the_programs_name_for_the_value_is_a_form(question, after, written):
+    from shell_agent_lab.answers.printed_form import form_shown
+
+    shown = form_from_example(_reply(after), question)
+    assert shown is not None and shown.template.write("7") == written and not shown.bracketed
+    # written out alone, as a reply to the request for the print line
+    assert form_shown(after, question).template.write("7") == written
+
+
+def test_the_request_for_the_form_names_the_quoted_words_the_forms_left_out():
+    from shell_agent_lab.answers.printed_form import form_request, words_missing
+    from shell_agent_lab.answers.templates import Template
+
+    question = "Which team? Close with a block (```yaml ... ```) holding one key, `result`."
+    assert words_missing(Template("```yaml\n", "\n```"), question) == ["result"]
+    assert form_request([]).endswith("the form the question asks the answer to be given.")
+    assert form_request(["result"]).endswith("given, writing `result` as the question does.")
