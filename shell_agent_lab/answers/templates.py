@@ -30,6 +30,11 @@ class Template:
     span: tuple[int, int] = (0, 0)
 
     def write(self, text: str) -> str:
+        """The answer line of ``text``; a value that opens with the form's own label (a program
+        that bound the string ``result: 12``) is written once under it, not as ``result: result: 12``."""
+        label = self.opening.rsplit("\n", 1)[-1].strip()
+        if label and label[-1] in ":=" and text[:len(label)].lower() == label.lower():
+            text = text[len(label):].lstrip()
         return f"{self.opening}{text}{self.closing}"
 
     def _pattern(self) -> re.Pattern[str]:

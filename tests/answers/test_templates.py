@@ -168,3 +168,14 @@ def test_an_object_in_a_reply_is_read_back_and_rewritten_in_the_asked_precision(
 ])
 def test_a_mapping_shown_in_a_question_is_not_the_answers_form(question):
     assert not read_spec(question).as_object
+
+
+def test_a_value_that_opens_with_the_forms_label_is_written_under_it_once():
+    from shell_agent_lab.answers.templates import DEFAULT, Template
+
+    assert Template("```yaml\nresult: ", "\n```").write("result: ['a', 'b']") == "```yaml\nresult: ['a', 'b']\n```"
+    assert Template("```yaml\nresult: ", "\n```").write("Result: 20.66%") == "```yaml\nresult: 20.66%\n```"
+    assert DEFAULT.write("Answer: 5") == "Answer: 5"
+    # a value that only starts with the label's word is a value: no label to drop
+    assert Template("Total: ").write("Totally 5") == "Total: Totally 5"
+    assert Template("<b>").write("<b> x") == "<b><b> x"
