@@ -6,7 +6,7 @@ import logging
 from dataclasses import replace
 from typing import Any, Sequence
 
-from ..answers.printed_form import form_from_example, form_from_print, form_request, form_shown, literals_missing, wants_form, words_missing
+from ..answers.printed_form import form_from_example, form_from_print, form_request, form_shown, wants_form, words_missing
 from ..answers.spec import AnswerSpec
 from ..answers.templates import Template
 from ..llm.errors import CancelledError, LLMError
@@ -27,7 +27,7 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
     in; the form the model showed after the program in its ``reply`` (with a value it guessed);
     the form the model prints ``answer`` in when asked after the request ``asked`` that wrote
     the program (the model server still holds those tokens, so only the new request is read).
-    The first that writes every word the question quotes (:func:`literals_missing`) is taken;
+    The first that writes every word the question quotes (:func:`words_missing`) is taken;
     the request is made only when neither of the first two does, and when none does, the one
     missing fewest. None of them, or a failed request, leaves ``spec`` as it was."""
     if not wants_form(spec):
@@ -39,15 +39,16 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
     shown = form_from_example(reply, question)
     if shown is not None:
         found.append((shown.template, shown.bracketed))
-    if reply and not any(literals_missing(form, question) == 0 for form, _ in found):
-        missing = min((words_missing(form, question) for form, _ in found), key=len, default=[])
-        requested = _requested_form(backend, asked, reply, question, missing, cancel)
+    missing = [words_missing(form, question) for form, _ in found]
+    if reply and all(missing):
+        requested = _requested_form(backend, asked, reply, question, min(missing, key=len, default=[]), cancel)
         if requested is not None:
             found.append(requested)
+            missing.append(words_missing(requested[0], question))
     if not found:
         log.info("the answer's form: None")
         return spec
-    form, bracketed = min(found, key=lambda f: literals_missing(f[0], question))    # the first of the fewest
+    form, bracketed = found[missing.index(min(missing, key=len))]       # the first of the fewest
     log.info("the answer's form: %r", form.write("…"))
     if bracketed and spec.list_marks == ("", ""):
         spec = replace(spec, list_marks=("[", "]"))          # a list inside the brackets it showed

@@ -18,11 +18,11 @@ import ast
 import re
 from dataclasses import dataclass
 
-from .program_text import extract_code
+from .program_text import after_program, extract_code
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["form_request", "Shown", "form_from_print", "form_from_example", "form_shown", "literals_missing", "words_missing", "wants_form"]
+__all__ = ["form_request", "Shown", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
 #: the model server's cache, so only these words are read anew)
@@ -146,14 +146,9 @@ _WORD = re.compile(r"[^\W\d_]+|\d+")
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 
 
-def literals_missing(form: Template, question: str) -> int:
-    """How many of the question's quoted words ``form`` does not write (:func:`words_missing`)."""
-    return len(words_missing(form, question))
-
-
 def words_missing(form: Template, question: str) -> list[str]:
-    """How many of the words the question's instruction sets in backticks (a key, a tag, a
-    heading: "a single key, `result`") the ``form`` does not write. A form the model made may
+    """The words the question's instruction sets in backticks (a key, a tag, a
+    heading: "a single key, `result`") that ``form`` does not write, in the question's order. A form the model made may
     keep the question's marks and leave out its key (a fenced block with the bare value); of
     several forms, the one writing every quoted word is the one asked for. Numbers are left
     out: a quoted number is a sample value (`` `42` ``), not a part of the form."""
@@ -188,8 +183,6 @@ class Shown:
     bracketed: bool = False
 
 
-#: the program's fenced block in a reply (the text after it is the model's own)
-_PROGRAM_BLOCK = re.compile(r"```(?:python|py|Python)[ \t]*\n.*?^[ \t]*```", re.S | re.M)
 #: the marks a value line may open with (a blockquote, a list item, a heading, bold), and a
 #: label of up to three words before a colon or an equals sign
 _LEAD = re.compile(r"[ \t>*_#-]*(?:(?:[^\W\d_]+[ \t]*){1,3}[:=][*_]*[ \t]*)?")
@@ -206,8 +199,8 @@ def form_from_example(reply: str, question: str) -> Shown | None:
     question's words. A value that is nothing but the question's words is no value (a lone
     ``## Result`` heading), unless it is the program's own name for the value (``> `answer` ``).
     None when the reply shows no such form."""
-    found = list(_PROGRAM_BLOCK.finditer(reply or ""))
-    return form_shown(reply[found[-1].end():], question) if found else None
+    after = after_program(reply)
+    return form_shown(after, question) if after is not None else None
 
 
 #: the program's own name for its value, as a model writes it where the value goes in a form it

@@ -9,12 +9,14 @@ from __future__ import annotations
 import ast
 import re
 
-__all__ = ["extract_code", "parses"]
+__all__ = ["extract_code", "after_program", "parses"]
 
 #: a fenced block: it closes at a fence that opens a line, so a program may print a fence of its
 #: own (``print("```yaml")``); one closed at the end of a line of code is read too
 _FENCE = re.compile(r"```(?:python|py|Python)?[ \t]*\n(.*?)(?:^[ \t]*```|\Z)", re.S | re.M)
 _FENCE_ANYWHERE = re.compile(r"```(?:python|py|Python)?[ \t]*\n(.*?)(?:```|\Z)", re.S)
+#: a block marked as Python, closed the same way (what follows it is the model's own text)
+_PROGRAM_BLOCK = re.compile(r"```(?:python|py|Python)[ \t]*\n.*?^[ \t]*```", re.S | re.M)
 
 
 def extract_code(text: str) -> str | None:
@@ -27,6 +29,12 @@ def extract_code(text: str) -> str | None:
         return max(blocks, key=len).strip() if len(blocks) > 1 and not parses(blocks[0]) else blocks[0].strip()
     body = (text or "").strip()
     return body if body and parses(body) and re.search(r"\bprint\s*\(|^answer\s*=", body, re.M) else None
+
+
+def after_program(text: str) -> str | None:
+    """What a reply says after its last block marked as Python; None when it has no such block."""
+    found = list(_PROGRAM_BLOCK.finditer(text or ""))
+    return text[found[-1].end():] if found else None
 
 
 def parses(code: str) -> bool:

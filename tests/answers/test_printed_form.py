@@ -112,8 +112,11 @@ def test_no_form_is_read_from_a_reply_that_shows_none(question, after):
 
 
 def test_the_words_a_question_quotes_are_counted_where_a_form_leaves_them_out():
-    from shell_agent_lab.answers.printed_form import literals_missing
+    from shell_agent_lab.answers.printed_form import words_missing
     from shell_agent_lab.answers.templates import Template
+
+    def literals_missing(form, question):
+        return len(words_missing(form, question))
 
     question = "Which team? Close with a block (```yaml ... ```) holding one key, `result`, e.g. `42`."
     assert literals_missing(Template("```yaml\nresult: ", "\n```"), question) == 0
