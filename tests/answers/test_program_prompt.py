@@ -192,3 +192,10 @@ def test_a_reply_read_in_pieces_is_done_where_the_whole_reply_is():
 def test_a_yes_no_part_is_asked_in_the_words_the_question_writes_it(question, told):
     text = program_prompt([VIEW], question, read_spec(question))
     assert told in text.split("\n")[-1]
+
+
+def test_a_block_closes_at_a_fence_opening_a_line_or_else_where_the_code_ends():
+    # a program that prints a fence of its own is read whole
+    assert extract_code('```python\nprint("```yaml")\nprint(answer)\n```') == 'print("```yaml")\nprint(answer)'
+    # a block closed at the end of its last line of code is read too
+    assert extract_code("```python\nanswer = 1\nprint(answer)```\nDone.") == "answer = 1\nprint(answer)"
