@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, ContextManager
 
 from ..answers.numbers import humane_numbers
+from ..answers.printed_form import wants_form
 from ..answers.spec import AnswerSpec
 from ..context.builder import last_question, refers_back
 from ..sharing import COMPUTED_ANSWER, scrub_error
+from ._answer_form import earlier_form, form_meta
 from ._budget import Deadline, DeadlineEvent
 from ._route import Route
 from ._summaries import result_summary
@@ -103,6 +105,13 @@ def answered_by_program(turn: RouteTurn) -> bool:
             context = last_question(earlier)
         except Exception:
             log.debug("could not read the earlier questions", exc_info=True)
+    shown_before = None
+    if wants_form(turn.spec):
+        try:                  # the form an earlier answer took for the same instruction
+            shown_before = earlier_form([r.meta for r in env.store.list_records(turn.sid)
+                                    if r.role == "assistant" and r.meta], turn.message)
+        except Exception:
+            log.debug("could not read the earlier answers' forms", exc_info=True)
     cancel = DeadlineEvent(env.cancel, turn.deadline) if turn.deadline.at is not None else env.cancel
     left = turn.deadline.remaining()
     timeout = env.program_timeout if left is None else max(1.0, min(env.program_timeout, left))
@@ -115,7 +124,8 @@ def answered_by_program(turn: RouteTurn) -> bool:
                                         question=turn.message, spec=turn.spec, run_program=runner,
                                         cancel=cancel,
                                         on_step=on_step, context=context, timeout=timeout,
-                                        values=rows_shared, scrub=None if rows_shared else scrub_error)
+                                        values=rows_shared, scrub=None if rows_shared else scrub_error,
+                                        earlier_form=shown_before)
     except ProgramDeclined as declined:
         turn.check_cancel()
         env.publish("tool_end", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": PROGRAM_TOOL,
@@ -141,7 +151,10 @@ def answered_by_program(turn: RouteTurn) -> bool:
     else:
         turn.evidence.append(outcome.output)
         text = humane_numbers(outcome.composed.text, precision=turn.spec.precision)
-    env.store.append_record(turn.sid, "assistant", text, meta=dict(COMPUTED_ANSWER))
+    meta: dict[str, Any] = dict(COMPUTED_ANSWER)
+    if outcome.form is not None:
+        meta["form"] = form_meta(outcome.form, turn.message)
+    env.store.append_record(turn.sid, "assistant", text, meta=meta)
     turn.reply.text = text
     env.answered = True
     return True
@@ -152,6 +165,13 @@ def answered_by_operation(turn: RouteTurn) -> bool:
 
     env = turn.env
     call_id = f"call-{env.turn_id}-operation"
+    shown_before = None
+    if wants_form(turn.spec):
+        try:                  # the form an earlier answer took for the same instruction
+            shown_before = earlier_form([r.meta for r in env.store.list_records(turn.sid)
+                                    if r.role == "assistant" and r.meta], turn.message)
+        except Exception:
+            log.debug("could not read the earlier answers' forms", exc_info=True)
     cancel = DeadlineEvent(env.cancel, turn.deadline) if turn.deadline.at is not None else env.cancel
     env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,
                                "arguments": {}})

@@ -33,7 +33,7 @@ from ..answers.program_repairs import distinct_counter, reduced_whole
 from ..answers.named_values import named_in
 from ..answers.program_names import slice_at, slices
 from ..answers.zero_values import zero_parts, zero_reasons
-from ._answer_form import asked_form
+from ._answer_form import Form, asked_form
 from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, as_run, draft, first_messages, mend,
                                program_shape, retry_messages, run_mended)
 from ._types import ToolActivity
@@ -61,6 +61,8 @@ class ProgramOutcome:
     error: str | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
     seconds: float = 0.0
+    #: the form the question asked in words that the answer was written in (``asked_form``)
+    form: Form | None = None
 
 
 def _samples(frame: Any, column: Any, n: int = 3) -> list[str]:
@@ -178,14 +180,17 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                       run_program: Callable[..., Any], spec: AnswerSpec | None = None, cancel: Any = None,
                       context: str = "", on_step: Callable[[str, dict[str, Any]], None] | None = None,
                       timeout: float = 30.0, clock: Callable[[], float] = time.perf_counter,
-                      values: bool = True, scrub: Callable[[str], str] | None = None) -> ProgramOutcome:
+                      values: bool = True, scrub: Callable[[str], str] | None = None,
+                      earlier_form: Form | None = None) -> ProgramOutcome:
     """Ask ``backend`` for a program answering ``question`` (read as ``spec``) over ``frames``,
     run it and take the values it binds by name; a program that fails, binds nothing, or binds
     a value of clearly the wrong kind goes back once with why. The answer is written from the
     best run: every value it computed is shown. ``on_step`` hears "program_start"/"program_end".
 
     The stages of one attempt (:mod:`._program_attempt`): draft → mend → run → values taken by
-    name (:func:`..answers.values.take_values`) → what to tell the model when it goes back."""
+    name (:func:`..answers.values.take_values`) → what to tell the model when it goes back.
+    ``earlier_form``: the form an earlier answer of the conversation was written in for the
+    same instruction (:func:`._answer_form.asked_form`)."""
     started = clock()
     spec = with_columns(spec if spec is not None else read_spec(question), _columns(frames))
     given = list(frames)
@@ -316,7 +321,9 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         if kept.taken.values and not kept.stopped and kept.attempt in conversation:
             # a form the question asks in words, not syntax: as the program or the model prints it
             asked, reply = conversation[kept.attempt]
-            form = asked_form(backend, asked, reply, kept.code, spec, question, cancel)
+            others = [text for at, (_, text) in sorted(conversation.items()) if at != kept.attempt]
+            form, outcome.form = asked_form(backend, asked, reply, kept.code, spec, question, cancel,
+                                            others=others, earlier=earlier_form)
         outcome.composed = write_answer(form, kept.taken, printed, kept.off)
         outcome.code, outcome.output = kept.code, kept.output
         if not kept.stopped:

@@ -22,7 +22,8 @@ from .program_text import after_program, extract_code
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["form_request", "Shown", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form"]
+__all__ = ["form_request", "Shown", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form",
+           "instruction_sentences", "fits"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
 #: the model server's cache, so only these words are read anew)
@@ -126,9 +127,22 @@ def _printed(code: str) -> list[str | None] | None:
 def _instruction(question: str) -> str:
     """The sentences of ``question`` beside the one it asks: those that do not end in a question
     mark, or, when none does, all but the first."""
+    return " ".join(instruction_sentences(question))
+
+
+def instruction_sentences(question: str) -> list[str]:
+    """The sentences of ``question`` beside the one it asks (:func:`_instruction`), each with
+    its spacing made single: what says how the answer is to be given, and any context."""
     said = sentences(question)
     asking = [s for s in said if s.rstrip().endswith("?")]
-    return " ".join(s for s in said if s not in asking) if asking else " ".join(said[1:])
+    kept = [s for s in said if s not in asking] if asking else said[1:]
+    return [" ".join(s.split()) for s in kept if s.strip()]
+
+
+def fits(form: Template, question: str) -> bool:
+    """Whether ``form`` is made only of the words of ``question``'s instruction (a form read
+    for another question, checked again for this one)."""
+    return _from_question(form.opening + form.closing, question)
 
 
 def _from_question(text: str, question: str) -> bool:

@@ -754,3 +754,33 @@ def test_a_form_the_model_writes_out_when_asked_for_its_print_line_is_read(progr
     agent, _ = program_agent(backend)
     r = agent.run(question)
     assert r.error is None and r.text.splitlines()[-1] == "> 17", r.text
+
+
+def test_a_form_a_failed_first_program_showed_is_written_with_the_second_programs_value(program_agent):
+    question = "How many units were sold? Draw a rule, a line with only --- on it, and put the answer on the next line."
+    # the first program fails, but showed the form; the second shows none and prints bare
+    failing = "```python\nanswer = int(sales['units'].sum() / 'x')\n```\n\n---\n40"
+    backend = ScriptedBackend([failing, _program("answer = int(sales['units'].sum())\nprint(answer)"),
+                               _program("print(answer)")])
+    agent, _ = program_agent(backend)
+    r = agent.run(question)
+    assert r.error is None and r.text.endswith("---\n17") and "40" not in r.text, r.text
+    assert len(backend.requests) == 2                   # the form was read: no print line asked
+
+
+def test_a_form_an_earlier_answer_took_for_the_same_instruction_is_taken_again(program_agent):
+    rule = "Draw a rule, a line with only --- on it, and put the answer on the next line."
+    backend = ScriptedBackend([_program("answer = int(sales['units'].sum())") + "\n\n---\n40",
+                               _program("answer = int(sales['units'].max())\nprint(answer)"),
+                               _program("print(answer)"),
+                               _program("answer = int(sales['units'].min())\nprint(answer)"),
+                               _program("print(answer)")])
+    agent, _ = program_agent(backend)
+    assert agent.run(f"How many units were sold? {rule}").text.endswith("---\n17")
+    # the next question gives the same instruction; its program shows no form: the earlier one is written
+    r = agent.run(f"And the most units in one sale? {rule}")
+    assert r.error is None and r.text.endswith("---\n7"), r.text
+    assert len(backend.requests) == 2                   # no print line asked
+    # another instruction: the earlier form is not taken
+    r = agent.run("And the fewest? Give it in a sentence after a heading.")
+    assert "---" not in r.text, r.text
