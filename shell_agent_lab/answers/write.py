@@ -153,6 +153,20 @@ def _one_name_over(value: Any) -> bool:
             and all(v == value[0] for v in value))
 
 
+#: the fewest True/False values per row that make a row mask, not an answer
+_MASK_ROWS = 10
+
+
+def _row_mask(value: Any) -> int:
+    """How many rows ``value`` holds one True/False for (a boolean Series over row numbers,
+    ``(f['year'] < 1940) & (f['t'] > 0)``, come back as ``{row: bool}``, or a list of them);
+    0 when it is no such mask. A mask says which rows meet a condition; the answer is what is
+    computed from it (any, all, how many, which)."""
+    truths = list(value.values()) if isinstance(value, dict) and all(isinstance(k, int) for k in value) else (
+        list(value) if isinstance(value, (list, tuple)) else [])
+    return len(truths) if len(truths) >= _MASK_ROWS and all(isinstance(t, bool) for t in truths) else 0
+
+
 def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None = None,
                   code: str = "") -> str | None:
     """What the model is told when a value is clearly of the wrong kind, does not fit the data
@@ -170,7 +184,12 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
             value = taken.values[part.name]
             if written.clear:
                 unfit.add(part.name)
-            if _one_name_over(value):
+            rows = _row_mask(value)
+            if rows:
+                told.append(f"{_name(part)} came out as one True/False for each of {rows} rows, but the question "
+                            "asks for the answer about them: reduce it to that answer (for example with .any(), "
+                            ".all(), .sum() or the rows it selects)")
+            elif _one_name_over(value):
                 # the first rows' label repeated: what was ranked was not one value per label
                 told.append(f"{_name(part)} came out as one name {len(value)} times ({value[0]!r}), but the question "
                             f"asks for {len(value)} different ones: compute one value for each of them first "

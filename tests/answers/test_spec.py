@@ -485,3 +485,14 @@ def test_a_clause_naming_several_placeholders_describes_each_and_a_turned_down_p
     text = "Format: @n[n] @share[s] -- n is an integer; s as a percentage."
     n, share = read_spec(text).parts
     assert (n.kind, n.percent, share.percent) == ("count", False, True)
+
+
+def test_a_row_mask_bound_as_the_answer_goes_back_to_be_reduced():
+    spec = read_spec("Before 1940, was the anomaly ever above zero?")
+    mask = {row: row == 7 for row in range(60)}
+    told = retry_message(spec, take_values(spec, {"answer": mask})) or ""
+    assert "one True/False for each of 60 rows" in told and ".any()" in told
+    assert "60 rows" in (retry_message(spec, take_values(spec, {"answer": list(mask.values())})) or "")
+    # True/False per named group, a few truths, or numbers per row: not a row mask
+    for value in ({"West": True, "East": False}, [True, False, True], {row: float(row) for row in range(60)}):
+        assert "True/False for each" not in (retry_message(spec, take_values(spec, {"answer": value})) or "")
