@@ -19,7 +19,7 @@ from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, loads_data, own_frames,
                                       preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
-                                       masks_parenthesised, counts_on_rows, offsets_respelled, sampled_groups, series_grouped,
+                                       masks_parenthesised, counts_on_rows, offsets_respelled, modules_respelled, sampled_groups, series_grouped,
                                        without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
@@ -135,7 +135,8 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     grouped by another column's name as the frame grouped (``f['price'].groupby('symbol')`` →
     ``f.groupby('symbol')['price']``), a compared value taken into ``&`` as two masks
     (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``), and a frequency alias pandas renamed
-    as it names it now (``resample('Y')`` → ``resample('YE')``)."""
+    as it names it now (``resample('Y')`` → ``resample('YE')``), and a handed module reached through another
+    (``pd.np.log`` → ``np.log``)."""
     body, helpers = stand_ins(repaired(code))
     repairs: list[tuple[Callable[[str], tuple[str, Any]], str]] = [
         (lambda b: spelled_as_columns(b, list(columns)), "column names respelled as the frames have them"),
@@ -146,6 +147,7 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
         (masks_parenthesised, "masks written with their parentheses"),
         (counts_on_rows, "counts per value compared as row masks mapped onto the rows"),
         (offsets_respelled, "frequency aliases written as this pandas names them"),
+        (modules_respelled, "modules reached through another module written as themselves"),
         (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
     ]
     if distinct is not None:

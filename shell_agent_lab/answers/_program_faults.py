@@ -136,6 +136,9 @@ def _attribute(exc: AttributeError, tables: Mapping[str, pd.DataFrame], statemen
         kind = type(obj).__name__
         if name in _INSTEAD:
             return f"a {kind} has no {name}: {_INSTEAD[name]}"
+        accessor = _accessor_of(obj, name) if isinstance(obj, pd.Series) else None
+        if accessor is not None:
+            return accessor
         if isinstance(obj, pd.DataFrame):
             near = _near(name, [str(c) for c in obj.columns])
             if near:
@@ -154,6 +157,21 @@ def _attribute(exc: AttributeError, tables: Mapping[str, pd.DataFrame], statemen
                     "(R squared is rvalue ** 2)")
         near = _near(name, [a for a in dir(obj) if not a.startswith("_")])
         return f"{module} has no {name}" + (f"; the nearest: {near}" if near else ": use a function it has")
+    return None
+
+
+def _accessor_of(series: pd.Series, name: str) -> str | None:
+    """Where a Series keeps ``name`` when its ``.dt`` or ``.str`` accessor has it
+    (``s.date`` → ``s.dt.date``), or None."""
+    from pandas.core.indexes.accessors import DatetimeProperties
+    from pandas.core.strings.accessor import StringMethods
+
+    if hasattr(DatetimeProperties, name):
+        dated = pd.api.types.is_datetime64_any_dtype(series.dtype)
+        return (f"a Series has no {name}: each value's {name} is series.dt.{name}"
+                + ("" if dated else " (this one holds text: read it with pd.to_datetime(series, errors='coerce') first)"))
+    if hasattr(StringMethods, name):
+        return f"a Series has no {name}: each text value's {name} is series.str.{name}()"
     return None
 
 

@@ -66,7 +66,7 @@ from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
-           "offsets_respelled", "counts_on_rows", "GROUPS_AT_MOST"]
+           "offsets_respelled", "counts_on_rows", "modules_respelled", "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -478,6 +478,27 @@ def offsets_respelled(code: str) -> tuple[str, list[str]]:
         return None
 
     return _rewrite(code, edit, "a frequency alias written as this pandas names it")
+
+
+#: the modules a program is handed, by the names it is handed them under
+_HANDED = {"pd": "pandas", "np": "numpy", "stats": "scipy.stats"}
+
+
+def modules_respelled(code: str) -> tuple[str, list[str]]:
+    """``code`` with a handed module reached through another handed module that has no such
+    attribute written as itself (``pd.np.log`` → ``np.log``, ``pd.stats.shapiro`` →
+    ``stats.shapiro``: pandas dropped ``pd.np`` and never had ``pd.stats``), and what changed."""
+    import importlib
+
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in _HANDED and node.attr in _HANDED and node.attr != node.value.id):
+            return None
+        if hasattr(importlib.import_module(_HANDED[node.value.id]), node.attr):
+            return None
+        return node, node.attr
+
+    return _rewrite(code, edit, "a module reached through another written as itself")
 
 
 def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str,

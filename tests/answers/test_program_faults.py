@@ -193,3 +193,15 @@ def test_a_text_column_read_as_numbers_is_told_to_coerce_naming_what_it_holds(li
     assert isinstance(exc, (ValueError, TypeError))
     assert hint == ("'height' is a text column (it holds '5\\' 4\"'): read it as numbers with "
                     "pd.to_numeric(heights['height'], errors='coerce'), which makes every entry that is not a number NaN")
+
+
+def test_a_series_asked_for_what_its_dt_or_str_accessor_holds_is_told_where():
+    dated = pd.DataFrame({"when": pd.to_datetime(["2014-01-02", "2014-02-03"]), "said": ["1990-05-01", "x"]})
+    _, hint = run("first = dated['when'].date.min()", {"dated": dated})
+    assert hint == "a Series has no date: each value's date is series.dt.date"
+    _, hint = run("first = dated['said'].year.min()", {"dated": dated})
+    assert hint.startswith("a Series has no year: each value's year is series.dt.year (this one holds text")
+    _, hint = run("print(penguins['species'].upper())")
+    assert hint == "a Series has no upper: each text value's upper is series.str.upper()"
+    _, hint = run("print(penguins['species'].no_such_thing)")
+    assert hint is None

@@ -366,3 +366,18 @@ def test_other_masks_are_left_as_written(code):
     from shell_agent_lab.answers.program_repairs import counts_on_rows
 
     assert counts_on_rows(code) == (code, [])
+
+
+def test_a_module_reached_through_another_that_lacks_it_is_written_as_itself():
+    from shell_agent_lab.answers.program_repairs import modules_respelled
+
+    code = "x = pd.np.log(f['a'])\nw, p = pd.stats.shapiro(x)\nanswer = {'w': w, 'n': pd.np.size(x)}"
+    mended, where = modules_respelled(code)
+    assert mended == "x = np.log(f['a'])\nw, p = stats.shapiro(x)\nanswer = {'w': w, 'n': np.size(x)}"
+    assert len(where) == 3
+    # attributes the module has, and names that are no handed module, stay
+    for kept in ("x = pd.api.types.is_numeric_dtype(f['a'])", "y = np.linalg.norm(v)", "z = pd.np_value"):
+        assert modules_respelled(kept) == (kept, [])
+    ns = {}
+    exec("import numpy as np, pandas as pd\nfrom scipy import stats\n" + mended.replace("f['a']", "[1.0, 2.0, 4.0]"), ns)
+    assert ns["answer"]["n"] == 3
