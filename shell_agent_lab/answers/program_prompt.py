@@ -264,9 +264,34 @@ _AT_ASSIGN = re.compile(r"(?m)^(\s*)@(\w+)(\s*=[^=])")
 
 
 def repaired(code: str) -> str:
-    """``code`` with the slips a small model makes after reading the ``@name[…]`` answer form:
-    ``@name = …`` (never valid Python: a decorator cannot be assigned) becomes ``name = …``."""
-    return _AT_ASSIGN.sub(r"\1\2\3", code)
+    """``code`` with the slips a small model makes: after reading the ``@name[…]`` answer form,
+    ``@name = …`` (never valid Python: a decorator cannot be assigned) becomes ``name = …``; a
+    line indented deeper than the code line before it, which opens no block, is indented as
+    that line (a stray space before a top-level statement)."""
+    return _stray_indents_aligned(_AT_ASSIGN.sub(r"\1\2\3", code))
+
+
+def _stray_indents_aligned(code: str) -> str:
+    lines = code.split("\n")
+    for _ in range(len(lines)):
+        try:
+            ast.parse("\n".join(lines))
+            break
+        except IndentationError as exc:
+            at = (exc.lineno or 0) - 1
+            if not 0 < at < len(lines):
+                break
+            before = next((ln for ln in reversed(lines[:at]) if ln.strip() and not ln.lstrip().startswith("#")), None)
+            line = lines[at]
+            if before is None or before.rstrip().endswith((":", "\\", ",", "(", "[", "{")):
+                break                 # a block it opens, or a statement it goes on
+            indent, own = before[:len(before) - len(before.lstrip())], line[:len(line) - len(line.lstrip())]
+            if len(own) <= len(indent):
+                break
+            lines[at] = indent + line.lstrip()
+        except SyntaxError:
+            break
+    return "\n".join(lines)
 
 
 def loads_data(node: ast.stmt) -> bool:

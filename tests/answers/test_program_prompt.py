@@ -199,3 +199,15 @@ def test_a_block_closes_at_a_fence_opening_a_line_or_else_where_the_code_ends():
     assert extract_code('```python\nprint("```yaml")\nprint(answer)\n```') == 'print("```yaml")\nprint(answer)'
     # a block closed at the end of its last line of code is read too
     assert extract_code("```python\nanswer = 1\nprint(answer)```\nDone.") == "answer = 1\nprint(answer)"
+
+
+def test_a_stray_indent_before_a_statement_is_aligned_with_the_line_before():
+    from shell_agent_lab.answers.program_prompt import repaired
+
+    code = ("x = f['a'].isna()\n# the table\n table = pd.crosstab(f['c'], x)\nfor k in table:\n"
+            "    y = k\n      z = y\nanswer = {'t': (\n    1)}")
+    assert repaired(code) == ("x = f['a'].isna()\n# the table\ntable = pd.crosstab(f['c'], x)\nfor k in table:\n"
+                              "    y = k\n    z = y\nanswer = {'t': (\n    1)}")
+    # a line that goes on the one before, a block's body, and code that parses: as written
+    for kept in ("if x:\n    y = 1", "y = (1 +\n      2)", "def f():\nreturn 1", " x = 1"):
+        assert repaired(kept) == kept
