@@ -16,7 +16,7 @@ from ..answers.printed_form import wants_form
 from ..answers.spec import AnswerSpec
 from ..context.builder import last_question, refers_back
 from ..sharing import COMPUTED_ANSWER, scrub_error
-from ._answer_form import earlier_form, form_meta
+from ._answer_form import Form, earlier_form, form_meta
 from ._budget import Deadline, DeadlineEvent
 from ._route import Route
 from ._summaries import result_summary
@@ -105,13 +105,7 @@ def answered_by_program(turn: RouteTurn) -> bool:
             context = last_question(earlier)
         except Exception:
             log.debug("could not read the earlier questions", exc_info=True)
-    shown_before = None
-    if wants_form(turn.spec):
-        try:                  # the form an earlier answer took for the same instruction
-            shown_before = earlier_form([r.meta for r in env.store.list_records(turn.sid)
-                                    if r.role == "assistant" and r.meta], turn.message)
-        except Exception:
-            log.debug("could not read the earlier answers' forms", exc_info=True)
+    shown_before = _form_before(turn)
     cancel = DeadlineEvent(env.cancel, turn.deadline) if turn.deadline.at is not None else env.cancel
     left = turn.deadline.remaining()
     timeout = env.program_timeout if left is None else max(1.0, min(env.program_timeout, left))
@@ -159,19 +153,25 @@ def answered_by_program(turn: RouteTurn) -> bool:
     env.answered = True
     return True
 
+def _form_before(turn: RouteTurn) -> Form | None:
+    """The form an earlier answer of the session took for an instruction this question gives
+    too, when the question asks its form in words (:func:`._answer_form.earlier_form`)."""
+    if not wants_form(turn.spec):
+        return None
+    try:
+        records = turn.env.store.list_records(turn.sid)
+    except Exception:
+        log.debug("could not read the earlier answers' forms", exc_info=True)
+        return None
+    return earlier_form([r.meta for r in records if r.role == "assistant" and r.meta], turn.message)
+
+
 def answered_by_operation(turn: RouteTurn) -> bool:
     """Answer a data question with one typed operation (see ``_operation_path``)."""
     from ._operation_path import OPERATION_TOOL, answer_by_operation, record_operation
 
     env = turn.env
     call_id = f"call-{env.turn_id}-operation"
-    shown_before = None
-    if wants_form(turn.spec):
-        try:                  # the form an earlier answer took for the same instruction
-            shown_before = earlier_form([r.meta for r in env.store.list_records(turn.sid)
-                                    if r.role == "assistant" and r.meta], turn.message)
-        except Exception:
-            log.debug("could not read the earlier answers' forms", exc_info=True)
     cancel = DeadlineEvent(env.cancel, turn.deadline) if turn.deadline.at is not None else env.cancel
     env.publish("tool_start", {"turn_id": env.turn_id, "tool_call_id": call_id, "name": OPERATION_TOOL,
                                "arguments": {}})
