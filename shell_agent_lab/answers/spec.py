@@ -218,7 +218,9 @@ _LISTING = re.compile(rf"((?:{_ITEM}\s*,\s*)*{_ITEM},?\s+(?:or|and)\s+{_ITEM})(?
 
 
 _QUOTED = re.compile(r"(?<!\w)([\"'`])([^\"'`\n]{1,40})\1(?!\w)")
-_BETWEEN = re.compile(r"^\s*(?:,|/|or|and|,\s*or|,\s*and)\s*$")
+#: what stands between two listed values: a comma, a slash, "or", "and", and an article after
+#: it (``"left" or the "right"``)
+_BETWEEN = re.compile(r"^\s*(?:,|/|or|and|,\s*or|,\s*and)(?:\s+(?:the|a|an))?\s*$")
 
 
 def _values(items: list[str]) -> tuple[str, ...]:
@@ -266,7 +268,12 @@ def _placeholder_listing(holder: str) -> tuple[str, tuple[str, ...]]:
     """What a placeholder made only of items says: values to choose one from when it offers
     them as alternatives (``[positive, negative or none]``, ``[1, 2 or 3]``: kind "label", the
     items), several values when it numbers or letters stand-ins of one stem (``[name1, name2, name3]``:
-    kind "list"), else nothing ("", ())."""
+    kind "list"), else nothing ("", ()). Values it quotes, two or more, are the values to choose
+    from, whatever words stand around them (``[longer tail on the "left" or the "right"]``,
+    ``[write "related" if p < 0.05, else "unrelated"]``)."""
+    quoted = _values(list(dict.fromkeys(m.group(2) for m in _QUOTED.finditer(holder))))
+    if quoted:
+        return "label", quoted
     holder = holder.strip().strip("\"'`")
     if _ALTERNATIVES.fullmatch(holder):
         found = _listing(holder)

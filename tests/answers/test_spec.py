@@ -496,3 +496,27 @@ def test_a_row_mask_bound_as_the_answer_goes_back_to_be_reduced():
     # True/False per named group, a few truths, or numbers per row: not a row mask
     for value in ({"West": True, "East": False}, [True, False, True], {row: float(row) for row in range(60)}):
         assert "True/False for each" not in (retry_message(spec, take_values(spec, {"answer": value})) or "")
+
+
+@pytest.mark.parametrize("holder, allowed", [
+    ('longer tail on the "left" or the "right"', ("left", "right")),
+    ('write "related" if p < 0.05, else "unrelated"', ("related", "unrelated")),
+    ('either "means differ" or "no difference"', ("means differ", "no difference")),
+    ('one of "independent", "not independent"', ("independent", "not independent")),
+    ('"positive" or "negative" if significant, "none" if not', ("positive", "negative", "none")),
+])
+def test_values_a_placeholder_quotes_are_the_values_to_choose_from(holder, allowed):
+    spec = read_spec(f"Is it so? Format: @r[r to 3 decimals] @verdict[{holder}]")
+    verdict = spec.parts[1]
+    assert (verdict.kind, verdict.allowed) == ("label", allowed)
+
+
+def test_one_quoted_value_or_a_quoted_kind_word_is_no_choice():
+    for holder in ('a column name such as "price"', '"integer"'):
+        part = read_spec(f"Which? Format: @pick[{holder}]").parts[0]
+        assert not part.allowed, part
+
+
+def test_quoted_values_listed_with_an_article_between_them_are_choices():
+    part = read_spec('Which side? Format: @tail[side], "left" or the "right"').parts[0]
+    assert part.allowed == ("left", "right")
