@@ -3,31 +3,22 @@ short request; what it reads is :mod:`..answers.printed_form`'s)."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Sequence
 
-from ..answers.printed_form import (fits, form_from_example, form_from_print, form_request, form_shown, instruction_sentences,
+from ..answers.printed_form import (Form, fits, form_from_example, form_from_print, form_request, form_shown, instruction_sentences,
                                     wants_form, words_missing)
 from ..answers.spec import AnswerSpec
 from ..answers.templates import Template
 from ..llm.errors import CancelledError, LLMError
 from ..llm.types import ChatOptions, Message
 
-__all__ = ["asked_form", "Form", "form_meta", "earlier_form"]
+__all__ = ["asked_form", "form_meta", "earlier_form"]
 
 log = logging.getLogger(__name__)
 
 #: a print line, with a fence around it
 _FORM_TOKENS = 60
-
-
-@dataclass(frozen=True)
-class Form:
-    """A form an answer was written in, and whether a list goes inside brackets in it
-    (``result: [12.5, 13.0]``)."""
-
-    template: Template
-    bracketed: bool = False
 
 
 def form_meta(form: Form, question: str) -> dict[str, Any]:
@@ -82,7 +73,7 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
     for text in (reply, *others):
         shown = form_from_example(text, question)
         if shown is not None:
-            found.append(Form(shown.template, shown.bracketed))
+            found.append(shown)
     if earlier is not None:
         found.append(earlier)
     missing = [words_missing(form.template, question) for form in found]
@@ -121,4 +112,4 @@ def _requested_form(backend: Any, asked: Sequence[Message], reply: str, question
     if printed is not None:
         return Form(printed)
     shown = form_shown(text, question) if "print(" not in text else None     # a print line that shows no form: none
-    return Form(shown.template, shown.bracketed) if shown is not None else None
+    return shown

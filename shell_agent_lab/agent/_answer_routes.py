@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, ContextManager
 
 from ..answers.numbers import humane_numbers
-from ..answers.printed_form import wants_form
+from ..answers.printed_form import Form, wants_form
 from ..answers.spec import AnswerSpec
 from ..context.builder import last_question, refers_back
 from ..sharing import COMPUTED_ANSWER, scrub_error
-from ._answer_form import Form, earlier_form, form_meta
+from ._answer_form import earlier_form, form_meta
 from ._budget import Deadline, DeadlineEvent
 from ._route import Route
 from ._summaries import result_summary

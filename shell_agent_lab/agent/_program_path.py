@@ -33,7 +33,8 @@ from ..answers.program_repairs import distinct_counter, reduced_whole
 from ..answers.named_values import named_in
 from ..answers.program_names import slice_at, slices
 from ..answers.zero_values import zero_parts, zero_reasons
-from ._answer_form import Form, asked_form
+from ..answers.printed_form import Form
+from ._answer_form import asked_form
 from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, as_run, draft, first_messages, mend,
                                program_shape, retry_messages, run_mended)
 from ._types import ToolActivity

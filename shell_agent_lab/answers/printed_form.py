@@ -22,7 +22,7 @@ from .program_text import after_program, extract_code
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["form_request", "Shown", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form",
+__all__ = ["form_request", "Form", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form",
            "instruction_sentences", "fits"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
@@ -189,9 +189,9 @@ def form_from_print(reply: str, question: str) -> Template | None:
 
 
 @dataclass(frozen=True)
-class Shown:
-    """A form the model showed with a value of its own guessing, and whether that value was a
-    bracketed list (``result: [12.5, 13.0]``): a list is written inside the same brackets."""
+class Form:
+    """A form the answer is written in, and whether a list goes inside brackets in it: the
+    value the model showed in it was a bracketed list (``result: [12.5, 13.0]``)."""
 
     template: Template
     bracketed: bool = False
@@ -204,7 +204,7 @@ _LEAD = re.compile(r"[ \t>*_#-]*(?:(?:[^\W\d_]+[ \t]*){1,3}[:=][*_]*[ \t]*)?")
 _LINES = 6
 
 
-def form_from_example(reply: str, question: str) -> Shown | None:
+def form_from_example(reply: str, question: str) -> Form | None:
     """The form the model showed after its program, around a value it guessed before the
     program ran: ``## Result`` with ``15.0`` on the next line, a fenced block holding
     ``result: [15.0]``, ``> no``. The value is the last line of the reply's last paragraph (in a
@@ -222,7 +222,7 @@ def form_from_example(reply: str, question: str) -> Shown | None:
 _PLACEHOLDER = re.compile(rf"[`{{<\[(]*{_VALUE}[`}}>\])]*")
 
 
-def form_shown(text: str, question: str) -> Shown | None:
+def form_shown(text: str, question: str) -> Form | None:
     """The form ``text`` shows in its last paragraph around a value, a guessed one or the
     program's name for it (``> `answer` ``), as :func:`form_from_example` reads it."""
     unit = re.split(r"\n[ \t]*\n", (text or "").strip())[-1].strip()
@@ -246,7 +246,7 @@ def form_shown(text: str, question: str) -> Shown | None:
     closing = "\n".join([line[end:]] + lines[at + 1:]).rstrip()
     if not (opening + closing).strip() or not _from_question(opening + closing, question):
         return None
-    return Shown(Template(opening, closing, "", (0, 0)), not placeholder and value.startswith("[") and value.endswith("]"))
+    return Form(Template(opening, closing, "", (0, 0)), not placeholder and value.startswith("[") and value.endswith("]"))
 
 
 def wants_form(spec: AnswerSpec) -> bool:
