@@ -146,9 +146,115 @@ def _spaced(label: str, gap: str) -> str:
     return label + (" " if gap else "") if label.endswith("=") else label + " "
 
 
+#: a slot for the value written bare in a sentence: an ellipsis, a placeholder in angle brackets
+_BARE_SLOT = re.compile(r"\.\.\.|…|<[A-Za-z][\w .,'/-]{0,40}>")
+#: a word in capitals, the sentence's own name for the value when it says it again (``<<< SLOT
+#: >>>`` "with SLOT replaced by the result")
+_CAPS = re.compile(r"(?<![\w$])([A-Z]{3,12})(?![\w'])")
+#: the marks of markup: a word that holds one is a part of a form, not of the sentence
+_MARKUP = set("[]<>{}()|#*=^/\\~+-_:")
+#: punctuation that ends a clause, not a form
+_CLAUSE_END = ",.;"
+
+
+def _markup(token: str) -> bool:
+    return any(c in _MARKUP for c in token.rstrip(_CLAUSE_END))
+
+
+def _label(token: str) -> bool:
+    """A word and the colon or equals sign that make it a label (``X-Result:``, ``[^ans]:``,
+    ``=`` after ``value``)."""
+    return token.rstrip(_CLAUSE_END).endswith((":", "="))
+
+
+def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
+    """The text of a form around a slot at ``line[start:end]``: the words beside it that hold
+    markup, out to a label (a word ending in ``:`` or ``=``, or the word before a lone ``=``),
+    and past a label only over marks alone (``<!-- result: ...``); None when nothing but the
+    sentence's own words stands beside it."""
+    lead = re.split(r"(\s+)", line[:start])
+    kept = lead[-1]
+    if kept and not _markup(kept):
+        return None                        # the slot inside a word of the sentence
+    def named(word: str) -> bool:
+        return _label(word) and any(c.isalnum() for c in word)
+
+    labelled = bool(kept) and named(kept)
+    at = len(lead) - 3
+    while at >= 0:
+        word = lead[at]
+        lone = kept.split()[:1] in (["="], [":"])
+        if labelled and any(c.isalnum() for c in word):
+            break
+        if not (_markup(word) or (lone and word.isalpha())):
+            break
+        kept = word + lead[at + 1] + kept
+        labelled = labelled or named(word) or lone
+        at -= 2
+    trail = re.split(r"(\s+)", line[end:])
+    closing = trail[0]
+    at = 1
+    while at + 1 < len(trail) and _markup(trail[at + 1]) and not _label(trail[at + 1]):
+        closing += trail[at] + trail[at + 1]
+        at += 2
+    closing = closing.rstrip(_CLAUSE_END)
+    if not (_markup(kept) or _markup(closing)):
+        return None
+    return kept, closing
+
+
+def _slot_bare(text: str) -> Template | None:
+    """A form written in a sentence without quotes around it: a slot (``...``, ``<your
+    value>``, or a word in capitals the sentence names again, ``SLOT … with SLOT replaced``)
+    with markup beside it (``[result]...[/result]``, ``X-Result: ...``, ``[^ans]: <your
+    value>``, ``<<< SLOT >>>``)."""
+    text = text or ""
+    lines = text.split("\n")
+    offset = 0
+    for i, line in enumerate(lines):
+        slots = list(_BARE_SLOT.finditer(line))
+        slots += [m for m in _CAPS.finditer(line) if _named_later(text, offset + m.start(), m.group(1))]
+        shown = _example_value(lines, i)
+        slots += [shown] if shown is not None else []
+        for m in sorted(slots, key=lambda m: m.start()):
+            if _quoted_at(line, m.start()):
+                continue                   # a quoted form is read as quoted, or not at all
+            found = _around(line, m.start(), m.end())
+            if found is not None:
+                kept, closing = found
+                opening = kept + " " if kept[-1:] in (":", "=") else kept
+                return Template(opening, closing, "", (offset + m.start() - len(kept), offset + m.end() + len(closing)))
+        offset += len(line) + 1
+    return None
+
+
+def _named_later(text: str, at: int, symbol: str) -> bool:
+    """Whether ``symbol`` at ``at`` is its first mention outside quotes and the text names it
+    again after it ("<<< SLOT >>> with SLOT replaced by the result")."""
+    mentions = [m.start() for m in re.finditer(rf"(?<![\w$]){symbol}(?![\w'])", text)]
+    bare = [m for m in mentions if not _quoted_at(text, m)]
+    return bool(bare) and bare[0] == at and any(m > at for m in mentions)
+
+
+def _quoted_at(text: str, at: int) -> bool:
+    """Whether ``text[at]`` stands inside a quoted or backticked span (a fenced block too)."""
+    return any(m.start() <= at < m.end() for m in re.finditer(r"```.*?```|`[^`\n]*`|\"[^\"\n]*\"", text, re.S))
+
+
+def _example_value(lines: list[str], i: int) -> re.Match[str] | None:
+    """The one number of a short line shown as an example (the line after one that ends in a
+    colon, blank lines between): ``(final 42)`` under "finish the way this example finishes:"."""
+    before = next((ln for ln in reversed(lines[:i]) if ln.strip()), "")
+    numbers = list(re.finditer(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", lines[i]))
+    if not before.rstrip().endswith(":") or len(numbers) != 1 or len(lines[i].split()) > 4:
+        return None
+    return numbers[0]
+
+
 def read_template(text: str) -> Template | None:
     """The answer line's form as ``text`` shows it, or None when it shows none. A quoted form
-    comes first, then a pair of tags or a LaTeX command, then ``Label: <placeholder>``."""
+    comes first, then a pair of tags or a LaTeX command, then ``Label: <placeholder>``, then a
+    slot written bare with markup beside it (:func:`_slot_bare`)."""
     text = text or ""
     for m in _SPANS.finditer(text):
         group = next(i for i in range(1, 5) if m.group(i) is not None)
@@ -167,7 +273,7 @@ def read_template(text: str) -> Template | None:
             held = next((g for g in holder.groups() if g is not None), "").strip().strip("_")
             return Template(_spaced(label, marked.group(0)[len(marked.group(1)):]), "", held,
                             (marked.start(), holder.end()))
-    return None
+    return _slot_bare(text)
 
 
 # -- named parts written as one object: {"mean": <value>, "median": <value>} --------------------

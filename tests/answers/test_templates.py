@@ -179,3 +179,29 @@ def test_a_value_that_opens_with_the_forms_label_is_written_under_it_once():
     # a value that only starts with the label's word is a value: no label to drop
     assert Template("Total: ").write("Totally 5") == "Total: Totally 5"
     assert Template("<b>").write("<b> x") == "<b><b> x"
+
+
+@pytest.mark.parametrize("instruction, written", [
+    ("Wrap the final result in BBCode tags, [result]...[/result], with nothing else between them.", "[result]7[/result]"),
+    ("Terminate with a header-style line X-Result: ... . For a number write digits only.", "X-Result: 7"),
+    ("Cite it as a footnote placed after everything else: [^ans]: <your value>", "[^ans]: 7"),
+    ("Somewhere after your working, include <<< SLOT >>> with SLOT replaced by the result itself.", "<<< 7 >>>"),
+    ("Close with an INI section that holds one line, value = ..., giving the result.", "value = 7"),
+    ("Finish the way this example finishes:\n\n(final 42)", "(final 7)"),
+    ("Also put it in an HTML comment at the very end, written as <!-- result: ... -->", "<!-- result: 7 -->"),
+])
+def test_a_slot_written_bare_with_markup_beside_it_is_the_form(instruction, written):
+    form = read_template(f"How many rows are there? {instruction}")
+    assert form is not None and form.write("7") == written
+
+
+@pytest.mark.parametrize("text", [
+    "Compare the sales in Q1, Q2, ... and Q4. Which quarter is highest?",
+    "What is the mean of <price> per region?",
+    "Use the GDP column; GDP is in dollars. Which country has the most?",
+    "Give the answer after the marker `RESULT >>>`, for example: RESULT >>> 42",
+    "Close with a fenced ```yaml ... ``` block holding the answer.",
+    "List the five largest values, highest first.",
+])
+def test_no_form_from_a_slot_among_the_sentences_own_words_or_inside_quotes(text):
+    assert read_template(text) is None
