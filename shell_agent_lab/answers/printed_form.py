@@ -59,8 +59,8 @@ def _is_value(node: ast.expr) -> bool:
 
 
 def _pieces(node: ast.expr) -> list[str | None] | None:
-    """The text pieces of one printed argument, None where the value goes; None when it holds
-    anything else."""
+    """The text pieces of one printed argument, None where the value goes (text joined by ``+``
+    too: ``"Outcome\\n: " + str(answer)``); None when it holds anything else."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
     if isinstance(node, ast.JoinedStr):
@@ -73,6 +73,9 @@ def _pieces(node: ast.expr) -> list[str | None] | None:
             else:
                 return None
         return out
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _pieces(node.left), _pieces(node.right)
+        return left + right if left is not None and right is not None else None
     if _is_value(node):
         return [None]
     return None

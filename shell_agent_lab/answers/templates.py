@@ -74,6 +74,8 @@ _LATEX = re.compile(r"\\([A-Za-z]{2,20})\{([^{}\n]{0,40})\}")
 _HOLDER = re.compile(r"(?<![\w\]}\\{$])(?:<([A-Za-z][\w .,'/-]{0,40})>|\{\{\s*([A-Za-z_][\w .]{0,40}?)\s*\}\}"
                      r"|\{([A-Za-z_][\w .,'/-]{0,40})?\}|\[([A-Za-z][\w .,'/-]{0,40}|\s?)\]|\$([A-Za-z_]\w{0,30})(?!\w)"
                      r"|(\.\.\.|…|_{3,}))")
+#: a markdown task-list item's box (``- [x]``, ``* [ ]``): the syntax of a line, not a placeholder
+_CHECKBOX = re.compile(r"[ \t]*[-*+][ \t]+\[[ xX]?\]")
 #: a symbol that stands for the value when the instruction names it again after the quoted
 #: form: ``'The answer is X.' where X is …``
 _SYMBOL = re.compile(r"(?<![\w$])([A-Z]{1,12})(?![\w'])")
@@ -108,11 +110,20 @@ def _in_span(text: str, start: int, end: int) -> Template | None:
         return Template(inner[:pair.start()] + opening, closing + inner[pair.end():], pair.group(2).strip(),
                         (start - 1, end + 1))
     m = _HOLDER.search(inner)
+    box = _CHECKBOX.match(inner)
+    if box is not None and m is not None and m.end() != box.end():
+        box = None
+    if box is not None:
+        # a task-list item's box is part of the line's opening, not the value's place
+        m = _HOLDER.search(inner, box.end())
+        if m is None:
+            return Template(box.group(0) + " ", "", "", (start - 1, end + 1))
     if m is None:
         return _named_after(text, start, end) or _label_only(inner, start, end)
     opening, closing = inner[:m.start()], inner[m.end():]
     variable = m.group(2) is not None or m.group(5) is not None      # {{name}}, $NAME: a template's own marks
-    if not variable and not re.search(r"[:=#>-]\**\s*$", opening):
+    boxed = box is not None and not opening[box.end():].strip()
+    if not variable and not boxed and not re.search(r"[:=#>-]\**\s*$", opening):
         return None                        # not a label before it: words or a value that hold brackets
     held = next((g for g in m.groups() if g is not None), "").strip()
     if opening and not opening.endswith((" ", "\t")) and opening[-1].isalnum():

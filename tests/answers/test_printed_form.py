@@ -25,6 +25,11 @@ FORMS = [
     ("Which team? End with a heading `### Verdict` and the answer on the line below it.",
      "x = 1\nprint(f'{x} rows')\nprint('### Verdict')\nprint(answer)\nanswer_text = str(answer)", "### Verdict\n7"),
     ("Which team? Close with the answer between two tildes.", "print('~', end='')\nprint(answer, end='~')", "~7~"),
+    # text joined to the value by +, over two lines
+    ("Which team? End with the word Verdict alone on a line and, under it, an equals sign, a space and the team.",
+     'print("Verdict\\n= " + str(answer))', "Verdict\n= 7"),
+    ("How many? Close with a fenced tsv block: the header count, then the number below it.",
+     "print('```tsv\\ncount\\n' + str(answer) + '\\n```')", "```tsv\ncount\n7\n```"),
 ]
 
 
@@ -41,6 +46,8 @@ def test_the_text_around_the_printed_value_is_the_form(question, reply, written)
     'print(f"{answer} and {answer}")',                 # the value twice
     'print(f"{answer} {total}")',                      # another value
     'print(round(answer, 2))',                         # an expression, not text around the value
+    'print("=> " + str(answer) + unit)',               # another name joined to it
+    'print("=> " + str(answer) * 2)',
     'print(f"Answer 12: {answer}")',                   # a number the question never wrote
     "this is not python (",
     "",

@@ -42,6 +42,9 @@ FORMS = [
     ("Finish with: Final answer: ___", "Final answer: 1234.5"),
     ("Write `Total: {{ value }}` last.", "Total: 1234.5"),
     ("Your response should end with 'The answer is X.' where X is the answer.", "The answer is 1234.5."),
+    # a task-list item's box is the line's opening, whether a placeholder follows it or not
+    ("Close with a ticked item `- [x] ` and the value after it.", "- [x] 1234.5"),
+    ("Last line: `* [ ] <value>`.", "* [ ] 1234.5"),
 ]
 
 
