@@ -148,12 +148,23 @@ def _words(text: str) -> list[str]:
     return words + [w[:-1] for w in words if len(w) > 3 and w.endswith("s") and not w.endswith("ss")]
 
 
+#: "name" as a verb, not a noun: after a relative pronoun or a plural subject ("reports that
+#: name two types", "how many reports name it")
+_NAME_VERB = re.compile(r"\b(?:that|which|who|they|[a-z]{3,}[^s's]s)\s+names?\b")
+#: "how many …": the number of something, a whole number
+_HOW_MANY = re.compile(r"\bhow\s+many\b")
+
+
 def _kinds(text: str) -> set[str]:
     """The kinds ``text`` names, a refinement kept over what it refines: a whole number is a
-    number, a list of names or numbers is a list."""
-    words = set(_words(text))
+    number, a list of names or numbers is a list. "name" as a verb names no kind; "how many"
+    asks for a count."""
+    low = text.lower()
+    words = set(_words(_NAME_VERB.sub(" ", low)))
     if "%" in text:
         words.add("percent")
+    if _HOW_MANY.search(low):
+        words.add("count")
     cued = {kind for kind, cues in _CUES.items() if words & cues}
     if "count" in cued:
         cued.discard("number")

@@ -242,6 +242,14 @@ def test_an_example_value_says_the_kind_by_its_own_type(placeholder, kind):
     assert spec.parts[0].kind == kind
 
 
+@pytest.mark.parametrize("holder, kind", [("orders that name two shops", "any"), ("how many orders name it", "count"),
+                                          ("how many", "count"), ("the shop's name", "label"),
+                                          ("shop names, comma-separated", "list")])
+def test_name_as_a_verb_names_no_kind_and_how_many_asks_for_a_count(holder, kind):
+    spec = read_spec(f"Tally the orders. Hand in @orders_counted[{holder}].")
+    assert spec.parts[0].kind == kind
+
+
 # -- prose: what the program printed, the value added only when the print lacks it -----------
 def test_a_prose_answer_that_states_the_value_is_not_repeated():
     spec = read_spec("What is the average body mass of Gentoo penguins, in grams?")
