@@ -20,6 +20,7 @@ from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at,
                                       preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
                                        masks_parenthesised, counts_on_rows, offsets_respelled, modules_respelled, sampled_groups, series_grouped,
+                                       bare_columns,
                                        without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
@@ -123,7 +124,7 @@ def program_shape(code: str) -> str:
 
 
 def mend(code: str, columns: Sequence[str], label: str | None = None,
-         distinct: Callable[[str], int] | None = None) -> Mended:
+         distinct: Callable[[str], int] | None = None, only: str | None = None) -> Mended:
     """scikit-learn's LinearRegression and metrics (which the model reaches for) as numpy
     stand-ins, ``@name = …`` as ``name = …``, column names as the frames spell them, keywords
     as their libraries spell them, ``x.method(…, inplace=True)`` as ``x = x.method(…)``, a
@@ -135,8 +136,9 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     grouped by another column's name as the frame grouped (``f['price'].groupby('symbol')`` →
     ``f.groupby('symbol')['price']``), a compared value taken into ``&`` as two masks
     (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``), and a frequency alias pandas renamed
-    as it names it now (``resample('Y')`` → ``resample('YE')``), and a handed module reached through another
-    (``pd.np.log`` → ``np.log``)."""
+    as it names it now (``resample('Y')`` → ``resample('YE')``), a handed module reached through another
+    (``pd.np.log`` → ``np.log``), and, when ``only`` names the one frame given, a column of it
+    written as a bare name as the frame's column (``race`` → ``runners['race']``)."""
     body, helpers = stand_ins(repaired(code))
     repairs: list[tuple[Callable[[str], tuple[str, Any]], str]] = [
         (lambda b: spelled_as_columns(b, list(columns)), "column names respelled as the frames have them"),
@@ -150,6 +152,8 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
         (modules_respelled, "modules reached through another module written as themselves"),
         (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
     ]
+    if only is not None:
+        repairs.insert(1, (lambda b: bare_columns(b, only, columns), "columns written as bare names written as the frame's"))
     if distinct is not None:
         repairs.append((lambda b: sampled_groups(b, distinct), "grouping columns passed as samples split into groups"))
     for repair, said in repairs:

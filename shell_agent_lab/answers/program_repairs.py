@@ -54,10 +54,16 @@
   than operators, and the program meant ``(a - b).mean()``. When a part asked as one value came
   out as many, the expressions it is computed from are written with the reduction over the
   whole operation (:func:`reduced_whole`) and the program runs again, with no new request.
+- **A column written as a bare name.** ``f[race == '5k']`` names the column as if it were a
+  variable: the program is refused (``race`` is not defined). When one frame is given, a name
+  the program reads and never binds, that is no builtin and is one of that frame's columns, is
+  written as the column, ``f['race']`` (:func:`bare_columns`). The model wrote the same line on
+  its retry, told the name was not defined.
 """
 from __future__ import annotations
 
 import ast
+import builtins
 import functools
 from typing import Any, Callable, Collection, Mapping, Sequence
 
@@ -66,7 +72,7 @@ from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
-           "offsets_respelled", "counts_on_rows", "modules_respelled", "GROUPS_AT_MOST"]
+           "offsets_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -499,6 +505,41 @@ def modules_respelled(code: str) -> tuple[str, list[str]]:
         return node, node.attr
 
     return _rewrite(code, edit, "a module reached through another written as itself")
+
+
+def _bound(tree: ast.AST) -> set[str]:
+    """Every name ``tree`` binds anywhere: assigned, looped over, imported, a parameter, caught."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return bound
+
+
+def bare_columns(code: str, frame: str, columns: Collection[str]) -> tuple[str, list[str]]:
+    """``code`` with each name it reads but never binds, that is no builtin, not ``frame`` and
+    one of ``frame``'s ``columns``, written as that column of ``frame`` (``race`` →
+    ``runners['race']``); and where."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    free = {str(c) for c in columns if isinstance(c, str) and c.isidentifier()} - _bound(tree) - set(dir(builtins)) - {frame}
+
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in free:
+            return node, f"{frame}[{node.id!r}]"
+        return None
+
+    return _rewrite(code, edit, "a column written as a bare name → the frame's column", tree)
 
 
 def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str,

@@ -6,7 +6,7 @@ import pytest
 
 from shell_agent_lab.analysis.engine import MISSING_MARKERS
 from shell_agent_lab.answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, mended_calls, offsets_respelled,
-                                                     masks_parenthesised, reduced_whole, series_grouped)
+                                                     masks_parenthesised, reduced_whole, series_grouped, bare_columns)
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -381,3 +381,31 @@ def test_a_module_reached_through_another_that_lacks_it_is_written_as_itself():
     ns = {}
     exec("import numpy as np, pandas as pd\nfrom scipy import stats\n" + mended.replace("f['a']", "[1.0, 2.0, 4.0]"), ns)
     assert ns["answer"]["n"] == 3
+
+
+@pytest.mark.parametrize("code, mended", [
+    ("fast = runners[race == '5k']", "fast = runners[runners['race'] == '5k']"),
+    ("m = runners[(sex == 'M') & (age > 40)]['time'].mean()",
+     "m = runners[(runners['sex'] == 'M') & (runners['age'] > 40)]['time'].mean()"),
+])
+def test_a_column_written_as_a_bare_name_is_the_frames_column(code, mended):
+    assert bare_columns(code, "runners", ["race", "sex", "age", "time"])[0] == mended
+
+
+@pytest.mark.parametrize("code", [
+    "age = runners['age']\nold = runners[age > 40]",              # bound by the program: its own name
+    "for sex in ['M', 'F']:\n    n = len(runners[runners['sex'] == sex])",
+    "n = len(runners[runners['race'] == '5k'])",                  # no bare name
+    "top = max(runners['time'])",                                 # a builtin, though a column is so named
+    "x = runners[nope == 1]",                                     # no such column: the check says so
+])
+def test_names_the_program_binds_builtins_and_unknown_names_are_left(code):
+    assert bare_columns(code, "runners", ["race", "sex", "age", "time", "max"]) == (code, [])
+
+
+def test_the_bare_column_runs_as_the_column_it_names():
+    frame = pd.DataFrame({"race": ["5k", "10k", "5k"], "time": [20.0, 45.0, 30.0]})
+    code, where = bare_columns("m = runners[race == '5k']['time'].mean()", "runners", list(frame.columns))
+    scope = {"runners": frame}
+    exec(code, scope)
+    assert scope["m"] == 25.0 and where == ["line 1: a column written as a bare name → the frame's column"]
