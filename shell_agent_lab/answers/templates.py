@@ -10,6 +10,7 @@ answer is then written in the same form, with the same text around the value
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -228,7 +229,7 @@ def _slot_bare(text: str) -> Template | None:
         shown = _example_value(lines, i)
         slots += [shown] if shown is not None else []
         for m in sorted(slots, key=lambda m: m.start()):
-            if _quoted_at(line, m.start()):
+            if _quoted_at(text, offset + m.start()):
                 continue                   # a quoted form is read as quoted, or not at all
             found = _around(line, m.start(), m.end())
             if found is not None:
@@ -247,9 +248,19 @@ def _named_later(text: str, at: int, symbol: str) -> bool:
     return bool(bare) and bare[0] == at and any(m > at for m in mentions)
 
 
+#: what quotes a stretch of text: backticks, straight or curly double quotes (a fenced block
+#: shows a form on lines of its own, read as written bare)
+_QUOTING = re.compile(r"(?<!`)`(?!`)[^`\n]*(?<!`)`(?!`)|\"[^\"\n]*\"|“[^”\n]*”")
+
+
+@functools.lru_cache(maxsize=32)
+def _quoted_spans(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(m.span() for m in _QUOTING.finditer(text))
+
+
 def _quoted_at(text: str, at: int) -> bool:
-    """Whether ``text[at]`` stands inside a quoted or backticked span (a fenced block too)."""
-    return any(m.start() <= at < m.end() for m in re.finditer(r"```.*?```|`[^`\n]*`|\"[^\"\n]*\"", text, re.S))
+    """Whether ``text[at]`` stands inside a quoted or backticked span."""
+    return any(start <= at < end for start, end in _quoted_spans(text))
 
 
 def _example_value(lines: list[str], i: int) -> re.Match[str] | None:

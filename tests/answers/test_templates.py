@@ -192,6 +192,8 @@ def test_a_value_that_opens_with_the_forms_label_is_written_under_it_once():
     ("Close with an INI section that holds one line, value = ..., giving the result.", "value = 7"),
     ("Finish the way this example finishes:\n\n(final 42)", "(final 7)"),
     ("Also put it in an HTML comment at the very end, written as <!-- result: ... -->", "<!-- result: 7 -->"),
+    # a fenced block shows the form on lines of its own: not a quote that hides it
+    ("End like this:\n\n```\n[[ ... ]]\n```", "[[ 7 ]]"),
 ])
 def test_a_slot_written_bare_with_markup_beside_it_is_the_form(instruction, written):
     form = read_template(f"How many rows are there? {instruction}")
