@@ -20,7 +20,7 @@ from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at,
                                       preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
                                        masks_parenthesised, counts_on_rows, offsets_respelled, modules_respelled, sampled_groups, series_grouped,
-                                       bare_columns,
+                                       bare_columns, explodes_framed,
                                        without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
@@ -137,7 +137,7 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     ``f.groupby('symbol')['price']``), a compared value taken into ``&`` as two masks
     (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``), and a frequency alias pandas renamed
     as it names it now (``resample('Y')`` → ``resample('YE')``), a handed module reached through another
-    (``pd.np.log`` → ``np.log``), and, when ``only`` names the one frame given, a column of it
+    (``pd.np.log`` → ``np.log``), a column exploded into itself as the frame exploded on it, and, when ``only`` names the one frame given, a column of it
     written as a bare name as the frame's column (``race`` → ``runners['race']``)."""
     body, helpers = stand_ins(repaired(code))
     repairs: list[tuple[Callable[[str], tuple[str, Any]], str]] = [
@@ -151,6 +151,7 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
         (offsets_respelled, "frequency aliases written as this pandas names them"),
         (modules_respelled, "modules reached through another module written as themselves"),
         (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
+        (explodes_framed, "columns exploded into themselves written as the frame exploded on them"),
     ]
     if only is not None:
         repairs.insert(1, (lambda b: bare_columns(b, only, columns), "columns written as bare names written as the frame's"))

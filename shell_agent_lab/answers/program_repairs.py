@@ -54,6 +54,12 @@
   than operators, and the program meant ``(a - b).mean()``. When a part asked as one value came
   out as many, the expressions it is computed from are written with the reduction over the
   whole operation (:func:`reduced_whole`) and the program runs again, with no new request.
+- **A column exploded in place.** ``f['types'] = f['types'].str.split(',').explode()`` gives
+  one row per item, indexed by the row each came from, and cannot be put back into the column
+  (``cannot reindex on an axis with duplicate labels``). The frame itself takes the split and
+  is exploded on the column, ``f = f.assign(types=f['types'].str.split(',')).explode('types')``
+  (:func:`explodes_framed`): one row per item, the other columns repeated beside it. The model
+  wrote the same line on both its retries, told the error.
 - **A column written as a bare name.** ``f[race == '5k']`` names the column as if it were a
   variable: the program is refused (``race`` is not defined). When one frame is given, a name
   the program reads and never binds, that is no builtin and is one of that frame's columns, is
@@ -72,7 +78,8 @@ from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
-           "offsets_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "GROUPS_AT_MOST"]
+           "offsets_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "explodes_framed",
+           "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -505,6 +512,27 @@ def modules_respelled(code: str) -> tuple[str, list[str]]:
         return node, node.attr
 
     return _rewrite(code, edit, "a module reached through another written as itself")
+
+
+def explodes_framed(code: str) -> tuple[str, list[str]]:
+    """``code`` with each one-line ``X['c'] = <expr>.explode()`` (``X`` a name) written
+    ``X = X.assign(**{'c': <expr>}).explode('c')``: the frame exploded on the column, not the
+    exploded items put back into it; and where."""
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and node.lineno == node.end_lineno):
+            return None
+        target, value = node.targets[0], node.value
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
+                and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)
+                and isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "explode" and not value.args and not value.keywords):
+            return None
+        frame, column = target.value.id, target.slice.value
+        split = ast.unparse(value.func.value)
+        assigned = f"{column}={split}" if column.isidentifier() else f"**{{{column!r}: {split}}}"
+        return node, f"{frame} = {frame}.assign({assigned}).explode({column!r})"  # type: ignore[return-value]  # a statement, replaced like an expression
+
+    return _rewrite(code, edit, "a column exploded into itself → the frame exploded on the column")
 
 
 def _bound(tree: ast.AST) -> set[str]:

@@ -248,9 +248,9 @@ def _named_later(text: str, at: int, symbol: str) -> bool:
     return bool(bare) and bare[0] == at and any(m > at for m in mentions)
 
 
-#: what quotes a stretch of text: backticks, straight or curly double quotes (a fenced block
-#: shows a form on lines of its own, read as written bare)
-_QUOTING = re.compile(r"(?<!`)`(?!`)[^`\n]*(?<!`)`(?!`)|\"[^\"\n]*\"|“[^”\n]*”")
+#: what quotes a stretch of text: backticks (three of them within a line too), straight or curly
+#: double quotes; a fenced block over lines of its own shows a form, read as written bare
+_QUOTING = re.compile(r"```[^`\n]*```|(?<!`)`(?!`)[^`\n]*(?<!`)`(?!`)|\"[^\"\n]*\"|“[^”\n]*”")
 
 
 @functools.lru_cache(maxsize=32)

@@ -6,7 +6,8 @@ import pytest
 
 from shell_agent_lab.analysis.engine import MISSING_MARKERS
 from shell_agent_lab.answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, mended_calls, offsets_respelled,
-                                                     masks_parenthesised, reduced_whole, series_grouped, bare_columns)
+                                                     masks_parenthesised, reduced_whole, series_grouped, bare_columns,
+                                                     explodes_framed)
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -409,3 +410,23 @@ def test_the_bare_column_runs_as_the_column_it_names():
     scope = {"runners": frame}
     exec(code, scope)
     assert scope["m"] == 25.0 and where == ["line 1: a column written as a bare name → the frame's column"]
+
+
+def test_a_column_exploded_into_itself_is_the_frame_exploded_on_it():
+    frame = pd.DataFrame({"kind": ["Theft, Loss", "Hacking", "Theft"], "n": [1, 2, 3]})
+    code = ("breaches['kind'] = breaches['kind'].str.split(',').explode()\n"
+            "breaches['kind'] = breaches['kind'].str.strip()\n"
+            "counts = breaches['kind'].value_counts()")
+    mended, where = explodes_framed(code)
+    assert mended.splitlines()[0] == "breaches = breaches.assign(kind=breaches['kind'].str.split(',')).explode('kind')"
+    assert where == ["line 1: a column exploded into itself → the frame exploded on the column"]
+    with pytest.raises(ValueError):
+        exec(code, {"breaches": frame.copy()})          # as written, pandas refuses it
+    scope = {"breaches": frame.copy()}
+    exec(mended, scope)
+    assert scope["counts"].to_dict() == {"Theft": 2, "Loss": 1, "Hacking": 1}
+    odd = "f['a b'] = f['a b'].str.split(';').explode()"
+    assert explodes_framed(odd)[0] == "f = f.assign(**{'a b': f['a b'].str.split(';')}).explode('a b')"
+    # anything else exploded is left as written
+    for kept in ("items = f['kind'].str.split(',').explode()", "f['k'] = f['k'].explode('x')"):
+        assert explodes_framed(kept) == (kept, [])
