@@ -20,7 +20,7 @@ from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at,
                                       preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
                                        masks_parenthesised, counts_on_rows, offsets_respelled, modules_respelled, sampled_groups, series_grouped,
-                                       bare_columns, explodes_framed,
+                                       bare_columns, explodes_framed, frames_respelled,
                                        without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
 
@@ -124,7 +124,7 @@ def program_shape(code: str) -> str:
 
 
 def mend(code: str, columns: Sequence[str], label: str | None = None,
-         distinct: Callable[[str], int] | None = None, only: str | None = None) -> Mended:
+         distinct: Callable[[str], int] | None = None, given: Sequence[str] = ()) -> Mended:
     """scikit-learn's LinearRegression and metrics (which the model reaches for) as numpy
     stand-ins, ``@name = …`` as ``name = …``, column names as the frames spell them, keywords
     as their libraries spell them, ``x.method(…, inplace=True)`` as ``x = x.method(…)``, a
@@ -137,8 +137,10 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     ``f.groupby('symbol')['price']``), a compared value taken into ``&`` as two masks
     (``f['a'] == 'x' & (m)`` → ``(f['a'] == 'x') & (m)``), and a frequency alias pandas renamed
     as it names it now (``resample('Y')`` → ``resample('YE')``), a handed module reached through another
-    (``pd.np.log`` → ``np.log``), a column exploded into itself as the frame exploded on it, and, when ``only`` names the one frame given, a column of it
-    written as a bare name as the frame's column (``race`` → ``runners['race']``)."""
+    (``pd.np.log`` → ``np.log``), a column exploded into itself as the frame exploded on it, a
+    frame of ``given`` named but for its case as it is named (``Forbes`` → ``forbes``), and,
+    when one frame is given, a column of it written as a bare name as the frame's column
+    (``race`` → ``runners['race']``)."""
     body, helpers = stand_ins(repaired(code))
     repairs: list[tuple[Callable[[str], tuple[str, Any]], str]] = [
         (lambda b: spelled_as_columns(b, list(columns)), "column names respelled as the frames have them"),
@@ -153,8 +155,10 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
         (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
         (explodes_framed, "columns exploded into themselves written as the frame exploded on them"),
     ]
-    if only is not None:
-        repairs.insert(1, (lambda b: bare_columns(b, only, columns), "columns written as bare names written as the frame's"))
+    if given:
+        repairs.insert(0, (lambda b: frames_respelled(b, given), "frames' names respelled as the frames are named"))
+    if len(given) == 1:
+        repairs.insert(2, (lambda b: bare_columns(b, given[0], columns), "columns written as bare names written as the frame's"))
     if distinct is not None:
         repairs.append((lambda b: sampled_groups(b, distinct), "grouping columns passed as samples split into groups"))
     for repair, said in repairs:

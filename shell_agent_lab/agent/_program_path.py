@@ -204,7 +204,6 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     tied = {p.column for p in spec.parts if p.column}
     label = next(iter(tied)) if len(tied) == 1 else None
     distinct = distinct_counter(frames)
-    only = given[0] if len(given) == 1 else None      # the one frame a bare column name can be of
 
     shapes: set[str] = set()          # what the programs run so far do (see _another)
     failed: set[str] = set()          # the statements that failed, with what they were computed from
@@ -239,7 +238,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
             outcome.error = missing
             messages = retry_messages(prompt, missing)
             continue
-        mended = mend(drafted.code, columns, label, distinct, only)
+        mended = mend(drafted.code, columns, label, distinct, given)
         conversation[attempt] = (messages, drafted.reply)
 
         def redraw(asked: list[Any] = messages, attempt: int = attempt) -> Any:
@@ -248,7 +247,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                 conversation[attempt] = (asked, again.reply)
             return again
 
-        mended, redrawn = _another(mended, known, redraw, lambda code: mend(code, columns, label, distinct, only))
+        mended, redrawn = _another(mended, known, redraw, lambda code: mend(code, columns, label, distinct, given))
         shapes.add(program_shape(mended.body))
 
         def started_run(code: str, attempt: int = attempt) -> None:

@@ -60,6 +60,9 @@
   is exploded on the column, ``f = f.assign(types=f['types'].str.split(',')).explode('types')``
   (:func:`explodes_framed`): one row per item, the other columns repeated beside it. The model
   wrote the same line on both its retries, told the error.
+- **A frame's name respelled.** ``Forbes.dropna(…)`` for the frame ``forbes``: a name the
+  program reads and never binds, spelled as one given frame's name but for its case, is that
+  frame (:func:`frames_respelled`).
 - **A column written as a bare name.** ``f[race == '5k']`` names the column as if it were a
   variable: the program is refused (``race`` is not defined). When one frame is given, a name
   the program reads and never binds, that is no builtin and is one of that frame's columns, is
@@ -78,7 +81,7 @@ from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
-           "offsets_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "explodes_framed",
+           "offsets_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "explodes_framed", "frames_respelled",
            "GROUPS_AT_MOST"]
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
@@ -512,6 +515,27 @@ def modules_respelled(code: str) -> tuple[str, list[str]]:
         return node, node.attr
 
     return _rewrite(code, edit, "a module reached through another written as itself")
+
+
+def frames_respelled(code: str, frames: Collection[str]) -> tuple[str, list[str]]:
+    """``code`` with each name it reads but never binds that is one of ``frames`` but for its
+    case (``Forbes`` for ``forbes``) written as that frame's name; and where."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return code, []
+    bound = _bound(tree) | set(dir(builtins))
+    by_case: dict[str, list[str]] = {}
+    for frame in frames:
+        by_case.setdefault(frame.lower(), []).append(frame)
+
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in bound or node.id in frames:
+            return None
+        same = by_case.get(node.id.lower(), [])
+        return (node, same[0]) if len(same) == 1 else None
+
+    return _rewrite(code, edit, "a frame's name respelled → the frame", tree)
 
 
 def explodes_framed(code: str) -> tuple[str, list[str]]:

@@ -784,3 +784,11 @@ def test_a_form_an_earlier_answer_took_for_the_same_instruction_is_taken_again(p
     # another instruction: the earlier form is not taken
     r = agent.run("And the fewest? Give it in a sentence after a heading.")
     assert "---" not in r.text, r.text
+
+
+def test_a_frame_respelled_and_a_column_written_bare_are_mended_before_the_check(program_agent):
+    # refused as written: `Sales` and `region` are not defined
+    r, backend = _ask(program_agent, ["answer = int(Sales[region == 'West']['units'].sum())"],
+                      "How many units were sold in the West?")
+    assert r.error is None and "10" in r.text, r.text
+    assert len(backend.requests) <= 2          # no retry was asked for the program

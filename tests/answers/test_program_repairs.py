@@ -7,7 +7,7 @@ import pytest
 from shell_agent_lab.analysis.engine import MISSING_MARKERS
 from shell_agent_lab.answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, mended_calls, offsets_respelled,
                                                      masks_parenthesised, reduced_whole, series_grouped, bare_columns,
-                                                     explodes_framed)
+                                                     explodes_framed, frames_respelled)
 
 
 @pytest.mark.parametrize("code, expected", [
@@ -430,3 +430,13 @@ def test_a_column_exploded_into_itself_is_the_frame_exploded_on_it():
     # anything else exploded is left as written
     for kept in ("items = f['kind'].str.split(',').explode()", "f['k'] = f['k'].explode('x')"):
         assert explodes_framed(kept) == (kept, [])
+
+
+def test_a_frames_name_respelled_but_for_case_is_the_frame():
+    code = "kept = Forbes.dropna(subset=['profits'])\nn = len(FORBES)"
+    assert frames_respelled(code, ["forbes", "sales"])[0] == "kept = forbes.dropna(subset=['profits'])\nn = len(forbes)"
+    for kept in ("Forbes = forbes.copy()\nn = len(Forbes)",       # the program's own name
+                 "n = len(forbes)", "n = len(Other)"):
+        assert frames_respelled(kept, ["forbes"]) == (kept, [])
+    # two frames named alike but for case: which one is not known
+    assert frames_respelled("n = len(SALES)", ["sales", "Sales"]) == ("n = len(SALES)", [])
