@@ -169,6 +169,10 @@ _MARKUP = set("[]<>{}()|#*=^/\\~+-_:")
 _CLAUSE_END = ",.;"
 
 
+#: a word that opens an aside in parentheses, ``(several``: the sentence goes on, not the form
+_ASIDE = re.compile(r"\([^\W\d_]{2,}$")
+
+
 def _markup(token: str) -> bool:
     return any(c in _MARKUP for c in token.rstrip(_CLAUSE_END))
 
@@ -206,7 +210,8 @@ def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
     trail = re.split(r"(\s+)", line[end:])
     closing = trail[0]
     at = 1
-    while at + 1 < len(trail) and _markup(trail[at + 1]) and not _label(trail[at + 1]):
+    while (at + 1 < len(trail) and _markup(trail[at + 1]) and not _label(trail[at + 1])
+           and not _ASIDE.match(trail[at + 1])):
         closing += trail[at] + trail[at + 1]
         at += 2
     closing = closing.rstrip(_CLAUSE_END)
@@ -232,6 +237,9 @@ def _slot_bare(text: str) -> Template | None:
             if _quoted_at(text, offset + m.start()):
                 continue                   # a quoted form is read as quoted, or not at all
             found = _around(line, m.start(), m.end())
+            if m is shown and found is None:
+                # an example line shown on its own is the form as a whole, words and all
+                found = (line[:m.start()].lstrip(), line[m.end():].rstrip())
             if found is not None:
                 kept, closing = found
                 opening = kept + " " if kept[-1:] in (":", "=") else kept
@@ -265,9 +273,10 @@ def _quoted_at(text: str, at: int) -> bool:
 
 def _example_value(lines: list[str], i: int) -> re.Match[str] | None:
     """The one number of a short line shown as an example (the line after one that ends in a
-    colon, blank lines between): ``(final 42)`` under "finish the way this example finishes:"."""
+    colon, blank lines between): ``(final 42)`` under "finish the way this example finishes:",
+    ``Settled on 17.`` (a full stop after the number) under "… would end with this line:"."""
     before = next((ln for ln in reversed(lines[:i]) if ln.strip()), "")
-    numbers = list(re.finditer(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", lines[i]))
+    numbers = list(re.finditer(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w|\.\d)", lines[i]))
     if not before.rstrip().endswith(":") or len(numbers) != 1 or len(lines[i].split()) > 4:
         return None
     return numbers[0]

@@ -194,6 +194,10 @@ def test_a_value_that_opens_with_the_forms_label_is_written_under_it_once():
     ("Also put it in an HTML comment at the very end, written as <!-- result: ... -->", "<!-- result: 7 -->"),
     # a fenced block shows the form on lines of its own: not a quote that hides it
     ("End like this:\n\n```\n[[ ... ]]\n```", "[[ 7 ]]"),
+    # an example line on its own is the form, words and a closing full stop too
+    ("If the count were 42, your last line would read:\nTally closed at 42.", "Tally closed at 7."),
+    # an aside in parentheses after the slot is the sentence's, not the form's
+    ("Finish with a setting line, of the form total='...' (the value alone inside the quotes).", "total='7'"),
 ])
 def test_a_slot_written_bare_with_markup_beside_it_is_the_form(instruction, written):
     form = read_template(f"How many rows are there? {instruction}")
