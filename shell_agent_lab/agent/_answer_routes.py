@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, ContextManager
 
 from ..answers.numbers import humane_numbers
@@ -58,8 +58,10 @@ class RouteTurn:
     deadline: Deadline
     evidence: list[str]                        # results the answer's numbers may come from
     heartbeat: Callable[[], ContextManager[Any]]
-    check_cancel: Callable[[], None]
+    check_cancel: Callable[..., None]          # ``budget=False``: the user's stop only
     route: Route                               # the way the message goes (``_route``)
+    #: the errors of the programs that ran and computed nothing (said when the time runs out)
+    failed: list[str] = field(default_factory=list)
 
 
 def answered_by_program(turn: RouteTurn) -> bool:
@@ -129,13 +131,20 @@ def answered_by_program(turn: RouteTurn) -> bool:
         turn.reply.text = text
         env.answered = True
         return True
-    turn.check_cancel()
-    if outcome.composed is None and not any(a.get("code") for a in outcome.attempts):
+    ran = any(a.get("code") for a in outcome.attempts)
+    live = {t.name for t in tables_of(env.engine) if t.kind == "dataframe"}
+    if ran:
+        # kept before the turn can end: a program cut off by the time is still a cell to run again
+        record_program(env, turn.sid, turn.reply, outcome, call_id, list(frames),
+                       tables=[n for n in frames if n not in live])
+    if outcome.composed is None:
+        turn.failed.extend(str(a.get("error") or a.get("note") or "") for a in outcome.attempts if a.get("code"))
+    # with a value computed, only the user's stop ends the turn here: the time running out
+    # during the last request does not throw the computed value away
+    turn.check_cancel(budget=outcome.composed is None)
+    if outcome.composed is None and not ran:
         log.info("the model wrote no program (%s); the tool loop answers", outcome.error)
         return False
-    live = {t.name for t in tables_of(env.engine) if t.kind == "dataframe"}
-    record_program(env, turn.sid, turn.reply, outcome, call_id, list(frames),
-                   tables=[n for n in frames if n not in live])
     if outcome.composed is None:
         # the programs failed: said so in the form asked, with why and what to try. The tool
         # loop is not tried after them: on the held-out questions it answered none of the

@@ -13,6 +13,8 @@ import time
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
+from ..answers.write import short_error
+
 __all__ = ["Deadline", "DeadlineEvent", "late_answer", "seconds_clock"]
 
 _WAIT_SLICE = 0.05
@@ -80,15 +82,26 @@ class DeadlineEvent(threading.Event):
         return True
 
 
+def _tried(failed: Sequence[str]) -> str:
+    """What the programs that ran did, in a clause: how many computed nothing, and the last one's
+    error in a few words."""
+    last = short_error(failed[-1]) if failed and failed[-1].strip() else ""
+    said = f" ({'the last: ' if len(failed) > 1 else ''}{last})" if last else ""
+    if len(failed) == 1:
+        return f"the program the model wrote computed no answer{said}; it is in the cell below"
+    return f"the {len(failed)} programs the model wrote computed no answer{said}; they are in the cells below"
+
+
 def late_answer(budget: float, results: Sequence[tuple[str, str]], *, started: bool,
-                busy: str = "") -> str:
+                busy: str = "", failed: Sequence[str] = ()) -> str:
     """The reply of a question whose time ran out: the tools' results so far, or what could not
     be done. ``results``: (tool name, result text) of the calls that succeeded, in order;
-    ``busy``: what kept the machine busy meanwhile (``Busy.describe()``), when it was."""
+    ``busy``: what kept the machine busy meanwhile (``Busy.describe()``), when it was;
+    ``failed``: the errors of the programs that ran and computed nothing."""
     setting = f"the {budget:g} s set by ShellAgent.question_budget"
     more = f"allow more time, e.g. `%config ShellAgent.question_budget = {max(180, int(budget * 2))}`"
     if not results:
-        what = ("the model had not finished its first reply" if not started
+        what = (_tried(failed) if failed else "the model had not finished its first reply" if not started
                 else "no tool call had returned a result yet")
         if busy:
             return (f"I could not answer in time ({setting}): {what}, because {busy}. Ask again "

@@ -79,7 +79,7 @@ class _Turn:
         if busy is not None:
             log.info("question budget spent on a busy machine: %s", busy)
         text = late_answer(state.deadline.budget, state.results, started=state.replies > 0,
-                           busy=busy.describe() if busy is not None else "")
+                           busy=busy.describe() if busy is not None else "", failed=state.programs_failed)
         env.store.append_record(self.sid, "assistant", text)
         self.reply.text = text
         env.publish("question_budget_spent", {"turn_id": env.turn_id, "budget": state.deadline.budget,
@@ -143,7 +143,8 @@ class _Turn:
         state = self.state
         return RouteTurn(env=self.env, sid=self.sid, reply=self.reply, message=state.message, spec=state.spec,
                          deadline=state.deadline, evidence=state.evidence, heartbeat=self.model.heartbeat,
-                         check_cancel=self._check_cancel, route=state.route)
+                         check_cancel=self._check_cancel, route=state.route,
+                         failed=state.programs_failed)
 
     def _first_choice(self) -> str | None:
         """"required" when the turn must start with a tool: its message goes the answer way, or

@@ -34,6 +34,7 @@ from ..answers.named_values import named_in
 from ..answers.program_names import slice_at, slices
 from ..answers.zero_values import zero_parts, zero_reasons
 from ..answers.printed_form import Form
+from ..llm.errors import CancelledError
 from ._answer_form import asked_form
 from ._program_attempt import (REDRAW_TEMPERATURE, Mended, Ran, as_run, draft, first_messages, mend,
                                program_shape, retry_messages, run_mended)
@@ -64,6 +65,8 @@ class ProgramOutcome:
     seconds: float = 0.0
     #: the form the question asked in words that the answer was written in (``asked_form``)
     form: Form | None = None
+    #: the time ran out or the user stopped before the path ended (what ran is in ``attempts``)
+    cut: bool = False
 
 
 def _samples(frame: Any, column: Any, n: int = 3) -> list[str]:
@@ -230,101 +233,110 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
     kept: _Kept | None = None
     error: str | None
     conversation: dict[int, tuple[list[Any], str]] = {}     # per attempt: its request and the reply it ran
-    for attempt in range(_ATTEMPTS):
-        drafted = draft(backend, messages, cancel, until_answer=spec.style == PARTS)
-        if drafted.code is None:
-            missing = drafted.error or "no program"
-            outcome.attempts.append({"code": "", "error": missing})
-            outcome.error = missing
-            messages = retry_messages(prompt, missing)
-            continue
-        mended = mend(drafted.code, columns, label, distinct, given)
-        conversation[attempt] = (messages, drafted.reply)
+    try:
+        for attempt in range(_ATTEMPTS):
+            drafted = draft(backend, messages, cancel, until_answer=spec.style == PARTS)
+            if drafted.code is None:
+                missing = drafted.error or "no program"
+                outcome.attempts.append({"code": "", "error": missing})
+                outcome.error = missing
+                messages = retry_messages(prompt, missing)
+                continue
+            mended = mend(drafted.code, columns, label, distinct, given)
+            conversation[attempt] = (messages, drafted.reply)
 
-        def redraw(asked: list[Any] = messages, attempt: int = attempt) -> Any:
-            again = draft(backend, asked, cancel, until_answer=spec.style == PARTS, temperature=REDRAW_TEMPERATURE)
-            if again.code is not None:
-                conversation[attempt] = (asked, again.reply)
-            return again
+            def redraw(asked: list[Any] = messages, attempt: int = attempt) -> Any:
+                again = draft(backend, asked, cancel, until_answer=spec.style == PARTS, temperature=REDRAW_TEMPERATURE)
+                if again.code is not None:
+                    conversation[attempt] = (asked, again.reply)
+                return again
 
-        mended, redrawn = _another(mended, known, redraw, lambda code: mend(code, columns, label, distinct, given))
-        shapes.add(program_shape(mended.body))
+            mended, redrawn = _another(mended, known, redraw, lambda code: mend(code, columns, label, distinct, given))
+            shapes.add(program_shape(mended.body))
 
-        def started_run(code: str, attempt: int = attempt) -> None:
+            def started_run(code: str, attempt: int = attempt) -> None:
+                if on_step:
+                    on_step("program_start", {"code": code, "attempt": attempt + 1})
+
+            ran = run_mended(mended, views=views, frames=frames, run_program=run_program, timeout=timeout,
+                             on_start=started_run)
+            taken = _taken(spec, ran) if ran.error is None else None
+            whole = _reduced_whole(spec, taken, mended) if taken is not None else None
+            if taken is not None and whole is not None:
+                # one value asked, many came out of ``a - b.mean()``: the same program, reduced whole
+                again = run_mended(whole, views=views, frames=frames, run_program=run_program, timeout=timeout)
+                taken_again = _taken(spec, again) if again.error is None else None
+                if taken_again is not None and not _many(spec, taken_again) and (
+                        len(taken_again.values) >= len(taken.values)):
+                    mended, ran, taken = whole, again, taken_again
+            error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
+            failing = slice_at(ran.code, line) if isinstance(line, int) else None
+            if failing is not None:
+                failed.add(failing)
+            outcome.attempts.append({"code": ran.code, "error": error, "output": ran.run.stdout, "seconds": ran.run.seconds,
+                                     "helpers": import_line(dict(mended.helpers)), "redrawn": redrawn})
             if on_step:
-                on_step("program_start", {"code": code, "attempt": attempt + 1})
-
-        ran = run_mended(mended, views=views, frames=frames, run_program=run_program, timeout=timeout,
-                         on_start=started_run)
-        taken = _taken(spec, ran) if ran.error is None else None
-        whole = _reduced_whole(spec, taken, mended) if taken is not None else None
-        if taken is not None and whole is not None:
-            # one value asked, many came out of ``a - b.mean()``: the same program, reduced whole
-            again = run_mended(whole, views=views, frames=frames, run_program=run_program, timeout=timeout)
-            taken_again = _taken(spec, again) if again.error is None else None
-            if taken_again is not None and not _many(spec, taken_again) and (
-                    len(taken_again.values) >= len(taken.values)):
-                mended, ran, taken = whole, again, taken_again
-        error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
-        failing = slice_at(ran.code, line) if isinstance(line, int) else None
-        if failing is not None:
-            failed.add(failing)
-        outcome.attempts.append({"code": ran.code, "error": error, "output": ran.run.stdout, "seconds": ran.run.seconds,
-                                 "helpers": import_line(dict(mended.helpers)), "redrawn": redrawn})
-        if on_step:
-            on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
-        before = _before_failing(spec, ran) if ran.error is not None and kept is None else None
-        if before is not None:
-            # never lost: what it computed before it failed answers, unless a later run does better;
-            # a value that does not fit the data says so, as a finished run's does
-            kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1,
-                         misfits(before[0], mended.body), stopped=before[1])
-        if taken is not None:
-            off = misfits(taken, mended.body)
-            zero = [p for p in zero_parts(taken.values) if p not in off]
-            if zero:
-                # a difference of one value with itself, or a count over no rows: read from the program
-                off = {**off, **zero_reasons(mended.body, zero, frames, converted=converted)}
-            # a value of the data the question names, in a column the program never reads
-            gap = named.left_out(mended.body) if taken.any else None
-            if _answered(taken, spec, ran.run.stdout) and (kept is None or _score(taken, spec, off, gap is None) > _score(
-                    kept.taken, spec, kept.off, kept.selects, not kept.stopped)):
-                kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off, gap is None)
-            told = retry_message(spec, taken, off, code=mended.body)
-            if gap is not None:
-                log.info("the question names %r of column %r; the program never selects it", gap.value, gap.column)
-                told = f"{told} Also, {gap.told}." if told else f"{gap.told}."
-            # a value bound as NaN goes back even when its sentence was printed ("… was nan")
-            nan = NAN_REASON in taken.missing.values()
-            if _answered(taken, spec, ran.run.stdout) and (told is None or not (taken.any or nan)):
-                break            # prose printed without binding `answer`: what it printed answers
-            error = told or ("it computed no value: end the program by binding `answer` as asked"
-                             if not taken.missing else "; ".join(sorted(set(taken.missing.values()))))
-            outcome.attempts[-1]["note"] = error
-        if error is not None:
-            # a text compared with a column that never holds it selects nothing: that, not the
-            # NaN or the empty sequence it leads to, is what to mend
-            unmatched = unmatched_values(mended.body, frames, converted=converted)
-            if unmatched is not None and unmatched not in error:
-                error = f"{unmatched}; {error.split(_NAN_ADVICE)[0].rstrip()}"
+                on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
+            before = _before_failing(spec, ran) if ran.error is not None and kept is None else None
+            if before is not None:
+                # never lost: what it computed before it failed answers, unless a later run does better;
+                # a value that does not fit the data says so, as a finished run's does
+                kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1,
+                             misfits(before[0], mended.body), stopped=before[1])
+            if taken is not None:
+                off = misfits(taken, mended.body)
+                zero = [p for p in zero_parts(taken.values) if p not in off]
+                if zero:
+                    # a difference of one value with itself, or a count over no rows: read from the program
+                    off = {**off, **zero_reasons(mended.body, zero, frames, converted=converted)}
+                # a value of the data the question names, in a column the program never reads
+                gap = named.left_out(mended.body) if taken.any else None
+                if _answered(taken, spec, ran.run.stdout) and (kept is None or _score(taken, spec, off, gap is None) > _score(
+                        kept.taken, spec, kept.off, kept.selects, not kept.stopped)):
+                    kept = _Kept(taken, ran.code, ran.run.stdout, len(outcome.attempts) - 1, off, gap is None)
+                told = retry_message(spec, taken, off, code=mended.body)
+                if gap is not None:
+                    log.info("the question names %r of column %r; the program never selects it", gap.value, gap.column)
+                    told = f"{told} Also, {gap.told}." if told else f"{gap.told}."
+                # a value bound as NaN goes back even when its sentence was printed ("… was nan")
+                nan = NAN_REASON in taken.missing.values()
+                if _answered(taken, spec, ran.run.stdout) and (told is None or not (taken.any or nan)):
+                    break            # prose printed without binding `answer`: what it printed answers
+                error = told or ("it computed no value: end the program by binding `answer` as asked"
+                                 if not taken.missing else "; ".join(sorted(set(taken.missing.values()))))
                 outcome.attempts[-1]["note"] = error
-        outcome.error = error
-        if attempt + 1 == _ATTEMPTS:
-            break
-        # asked afresh with why (and where) it failed: the line a run error names is of the
-        # program as run (the preamble added), so it is quoted from that
-        told = error or "the program failed"
-        messages = retry_messages(prompt, scrub(told) if scrub is not None else told, code=ran.code,
-                                  line=line, given=given)
+            if error is not None:
+                # a text compared with a column that never holds it selects nothing: that, not the
+                # NaN or the empty sequence it leads to, is what to mend
+                unmatched = unmatched_values(mended.body, frames, converted=converted)
+                if unmatched is not None and unmatched not in error:
+                    error = f"{unmatched}; {error.split(_NAN_ADVICE)[0].rstrip()}"
+                    outcome.attempts[-1]["note"] = error
+            outcome.error = error
+            if attempt + 1 == _ATTEMPTS:
+                break
+            # asked afresh with why (and where) it failed: the line a run error names is of the
+            # program as run (the preamble added), so it is quoted from that
+            told = error or "the program failed"
+            messages = retry_messages(prompt, scrub(told) if scrub is not None else told, code=ran.code,
+                                      line=line, given=given)
+    except CancelledError:
+        # the time ran out (or the user stopped) while the model wrote: what ran so far is kept,
+        # and a value computed already answers
+        outcome.cut = True
+        log.info("the program path was stopped after %d program(s)", len(outcome.attempts))
     if kept is not None:
         printed = f"{kept.output.rstrip()}\n{kept.stopped}".strip() if kept.stopped else kept.output
         form = spec
-        if kept.taken.values and not kept.stopped and kept.attempt in conversation:
+        if kept.taken.values and not kept.stopped and kept.attempt in conversation and not outcome.cut:
             # a form the question asks in words, not syntax: as the program or the model prints it
             asked, reply = conversation[kept.attempt]
             others = [text for at, (_, text) in sorted(conversation.items()) if at != kept.attempt]
-            form, outcome.form = asked_form(backend, asked, reply, kept.code, spec, question, cancel,
-                                            others=others, earlier=earlier_form)
+            try:
+                form, outcome.form = asked_form(backend, asked, reply, kept.code, spec, question, cancel,
+                                                others=others, earlier=earlier_form)
+            except CancelledError:
+                outcome.cut = True           # stopped while the form was asked: the spec's form
         outcome.composed = write_answer(form, kept.taken, printed, kept.off)
         outcome.code, outcome.output = kept.code, kept.output
         if not kept.stopped:

@@ -109,6 +109,8 @@ class TurnState:
     evidence: list[str]
     #: (tool, content) of every call that succeeded, for an answer when the time runs out
     results: list[tuple[str, str]] = field(default_factory=list)
+    #: the errors of the programs that ran and computed nothing (said when the time runs out)
+    programs_failed: list[str] = field(default_factory=list)
     #: notes for the next request (a tool that keeps failing, calls dropped from a long reply)
     pending_notes: list[str] = field(default_factory=list)
     #: calls made (by name and arguments), tools offered in the last request, tools called

@@ -20,7 +20,7 @@ from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
 from .templates import DEFAULT, object_line, object_values
 from .values import NAN_REASON, Taken
 
-__all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "NOT_COMPUTED", "NAN_ADVICE"]
+__all__ = ["Written", "write_part", "write_answer", "retry_message", "nothing_computed", "short_error", "NOT_COMPUTED", "NAN_ADVICE"]
 
 NOT_COMPUTED = "could not compute"
 #: what a retry is told when a part came out NaN
@@ -380,7 +380,7 @@ def _as_markdown(printed: str) -> str:
     return "```text\n" + printed.strip("\n") + "\n```"
 
 
-def _short(error: str) -> str:
+def short_error(error: str) -> str:
     """An error in a few words: its first line, without the hint after a dash."""
     first = next((ln.strip() for ln in (error or "").splitlines() if ln.strip()), "an error")
     first = re.sub(r"^line \d+: ", "", first).split(" — ")[0]
@@ -395,4 +395,4 @@ def nothing_computed(spec: AnswerSpec, attempts: int, error: str) -> str:
     asked = ", ".join(_name(p) for p in spec.parts) if spec.style == PARTS else "the answer"
     verb = "it stopped" if attempts <= 1 else "each stopped"
     return (f"I could not compute {asked}: I wrote and ran {tried} for it and {verb} with an error "
-            f"(the last: {_short(error)}).")
+            f"(the last: {short_error(error)}).")

@@ -283,6 +283,10 @@ def test_late_answer_quotes_the_tools_and_adds_no_number():
     nothing = late_answer(90, [], started=True)
     assert "no tool call had returned a result yet" in nothing
     assert "question_budget = 180" in nothing
+    programs = late_answer(90, [], started=True, failed=["line 4: KeyError: 'x'", "line 7: NameError: name 'y' "
+                                                         "is not defined — bind it first"])
+    assert ("the 2 programs the model wrote computed no answer (the last: NameError: name 'y' is not "
+            "defined); they are in the cells below") in programs and "bind it first" not in programs
 
 
 def test_a_budget_spent_on_a_busy_machine_says_so_and_with_what(make_agent, settings, monkeypatch):

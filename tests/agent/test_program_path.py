@@ -47,12 +47,12 @@ def _ask(program_agent, programs: list[str], question: str, **kw):
 def program_agent(store, settings):
     agents = []
 
-    def make(backend, frame=SALES, approval="ask"):
+    def make(backend, frame=SALES, approval="ask", clock=None):
         # "ask" with nobody to ask declines every tool that needs approval: a program needs none
         settings.tool_set, settings.approval_policy, settings.answer_strategy = "compact", approval, "program"
         namespace = {"sales": frame}
         agent = Agent(store=store, registry=default_registry(), events=EventBus(), settings=settings,
-                      backend=backend,
+                      backend=backend, clock=clock,
                       engine_factory=lambda s: AnalysisEngine(store.session_dir(s.id) / "analysis.duckdb",
                                                               namespace=lambda: namespace))
         agent.open_session(None, notebook_path=f"program-{len(agents)}.ipynb")
@@ -163,6 +163,53 @@ def test_a_retry_that_changes_what_the_failed_statement_reads_runs(program_agent
     r, backend = _ask(program_agent, [bad, fixed], "How many? Format: @n[a whole number]")
     assert r.text == "@n[2]"
     assert [q.options.temperature for q in backend.requests] == [0.0, 0.0]
+
+
+class _Clock:
+    """Seconds that move only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _late(clock: _Clock, seconds: float, text: str):
+    """A model reply that takes ``seconds`` of the test's clock to write."""
+    def write(messages, tools):
+        clock.now += seconds
+        return text
+    return write
+
+
+def test_a_value_computed_before_the_time_ran_out_still_answers(program_agent, settings):
+    # the first program binds a number where the region's name is asked (so it goes back); the
+    # retry is still being written when the budget ends: the computed value is shown, not lost
+    settings.question_budget = 60
+    clock = _Clock()
+    first = "answer = {'region': sales.groupby('region')['units'].sum().max()}"
+    backend = ScriptedBackend([_program(first), _late(clock, 61, _program("answer = {'region': 'West'}"))])
+    agent, _ = program_agent(backend, clock=clock)
+    r = agent.run("Which region sold the most units? Format: @region[the region's name]")
+    assert r.error is None and "@region[10]" in r.text
+    assert "could not answer in time" not in r.text and "Time ran out" not in r.text
+    assert [a.status for a in r.tool_activity] == ["success"]
+
+
+def test_programs_that_failed_before_the_time_ran_out_are_said_and_kept(program_agent, settings, store):
+    settings.question_budget = 60
+    clock = _Clock()
+    bad = "answer = {'n': sales['Area'].nunique()}"
+    backend = ScriptedBackend([_program(bad), _late(clock, 61, _program("answer = {'n': 3}"))])
+    agent, _ = program_agent(backend, clock=clock)
+    r = agent.run("How many regions are there? Format: @n[a whole number]")
+    assert r.text.startswith("I could not answer in time (the 60 s set by ShellAgent.question_budget): the "
+                             "program the model wrote computed no answer (KeyError")
+    assert "it is in the cell below" in r.text and "first reply" not in r.text
+    assert [(a.name, a.status) for a in r.tool_activity] == [("run_pandas", "error")]
+    kept = [x for x in store.list_records(agent.session.id) if x.role == "assistant" and x.tool_calls]
+    assert kept and "['Area']" in kept[0].tool_calls[0]["arguments"]["code"]
 
 
 def test_sampled_programs_that_all_repeat_it_end_in_one_plain_sentence(program_agent):
