@@ -15,12 +15,18 @@ _WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five":
           "eight": 8, "nine": 9, "ten": 10}
 _COUNT = r"(\d{1,2}|" + "|".join(_WORDS) + r")"
 _NEAREST = {"tenth": 1, "hundredth": 2, "thousandth": 3}
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
 
 #: (kind, pattern): the number of digits is group 1
 _READERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("decimals", re.compile(_COUNT + r"[\s-]*(?:decimal|dp\b|d\.p\.|digits?\s+after)", re.I)),
     ("decimals", re.compile(r"\bround(?:ed|ing)?\b[^.;\n]{0,40}?\bto\s+" + _COUNT + r"\s+(?:places|digits)", re.I)),
     ("decimals", re.compile(r"\bto\s+" + _COUNT + r"\s+places\b", re.I)),     # "fractions to 3 places"
+    # "three places after the point", "2 digits past the decimal comma"
+    ("decimals", re.compile(_COUNT + r"[\s-]*(?:places?|digits?|figures?)\s+(?:after|past|behind|beyond|to\s+the\s+right\s+of)"
+                            r"\s+the\s+(?:decimal\s+)?(?:point|comma|separator|mark)\b", re.I)),
+    # "to the second decimal place", "to the third decimal"
+    ("ordinal", re.compile(r"\b(first|second|third|fourth|fifth|sixth)\s+(?:decimal|place\s+after)", re.I)),
     ("nearest", re.compile(r"\bnearest\s+(tenth|hundredth|thousandth)", re.I)),
     ("significant", re.compile(_COUNT + r"[\s-]*(?:significant[\s-]*(?:figures?|digits?)|sig\.?\s*figs?|s\.f\.)",
                                re.I)),
@@ -54,6 +60,8 @@ def read_precisions(text: str) -> list[Precision]:
             taken.append((m.start(), m.end()))
             if kind == "whole":
                 found.append(Precision("decimals", 0, True, m.start()))
+            elif kind == "ordinal":
+                found.append(Precision("decimals", _ORDINALS[m.group(1).lower()], False, m.start()))
             elif kind == "nearest":
                 found.append(Precision("decimals", _NEAREST[m.group(1).lower()], False, m.start()))
             elif kind == "significant":

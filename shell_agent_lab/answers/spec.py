@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
+from .separators import read_separator
 from .precision import Precision, read_precision, read_precisions
 from .templates import DEFAULT, Template, read_object, read_template
 
@@ -54,6 +55,9 @@ class Part:
     column: str = ""
     #: the placeholder when it is one plain word (``colour`` in ``@higher_group[colour]``)
     holder: str = ""
+    #: what several values are written apart with, as the question says it (``read_separator``);
+    #: "": ", "
+    separator: str = ""
 
     def label(self) -> str:
         return f"@{self.name}[…]" if self.name != ANSWER else "Answer:"
@@ -456,7 +460,8 @@ def _closed(text: str, tokens: list[re.Match[str]]) -> AnswerSpec:
                 and overall.kind == "decimals":
             decimals = overall.digits     # "@b[value] @a[value], both to 4 decimals"
         parts.append(Part(t.group(1), kind, decimals, allowed, order, _truth(seg), _percent(seg),
-                          holder=_holder(t.group(2)) if kind in ("any", "label") and not allowed else ""))
+                          holder=_holder(t.group(2)) if kind in ("any", "label") and not allowed else "",
+                          separator=read_separator(seg)))
     # "which of A, B and C": the one part that names something takes one of them
     chosen = _which_of(without_tokens(text))
     naming = [i for i, p in enumerate(parts) if p.kind in ("any", "label") and not p.allowed]
@@ -525,7 +530,8 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     decimals = 0 if kind == "count" else (precision.digits if precision is not None and precision.kind == "decimals"
                                           and kind in ("any", "number", "list") else None)
     part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(" ".join([description, *rules, text[answers[0].start():]])),
-                _percent(description), _subject(text) if kind == "any" else "")
+                _percent(description), _subject(text) if kind == "any" else "",
+                separator=read_separator(" ".join([description, *rules])))
     # an Answer: sentence that says nothing of this answer (a placeholder, a menu of formats)
     # only describes a format: the program is asked the question without it
     says = kind != "any" or bool(allowed) or own is not None

@@ -101,7 +101,7 @@ def write_part(value: Any, part: Part) -> Written:
     if isinstance(value, (list, tuple)):
         if len(value) == 1 and kind not in ("list", "any"):
             return write_part(value[0], part)
-        text = ", ".join(_item(v, part) for v in value)
+        text = (part.separator or ", ").join(_item(v, part) for v in value)
         if kind in ("number", "count", "yesno") and len(value) > 1:
             # a part described as numbers may hold several; a column of them is no statistic
             return Written(text, f"{len(value)} values where {_describe(part)} was asked", len(value) > _FEW)
