@@ -6,8 +6,8 @@ import logging
 from dataclasses import replace
 from typing import Any, Sequence
 
-from ..answers.printed_form import (Form, fits, form_from_example, form_from_print, form_request, form_shown, instruction_sentences,
-                                    wants_form, words_missing)
+from ..answers.printed_form import (Form, fits, form_from_example, form_from_marks, form_from_print, form_request,
+                                    form_shown, instruction_sentences, marks_missing, wants_form, words_missing)
 from ..answers.spec import AnswerSpec
 from ..answers.templates import Template
 from ..llm.errors import CancelledError, LLMError
@@ -61,7 +61,8 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
     ``earlier`` answers of the conversation were written in for the same instruction; the form
     the model prints ``answer`` in when asked after the request ``asked`` that wrote the program
     (the model server still holds those tokens, so only the new request is read). The first
-    that writes every word the question quotes (:func:`words_missing`) is taken; the request is
+    that writes every word the question quotes (:func:`words_missing`) and every mark it names
+    (:func:`marks_missing`; the marks alone make a form too, :func:`form_from_marks`) is taken; the request is
     made only when none before it does, and when none does, the one missing fewest. None of
     them, or a failed request, leaves ``spec`` as it was."""
     if not wants_form(spec):
@@ -76,12 +77,21 @@ def asked_form(backend: Any, asked: Sequence[Message], reply: str, code: str, sp
             found.append(shown)
     if earlier is not None:
         found.append(earlier)
-    missing = [words_missing(form.template, question) for form in found]
+    # the marks the instruction names in words make a form of their own (``∴ 42``, ``«42»``):
+    # taken when no form the model wrote or showed writes them
+    marked = form_from_marks(question)
+    if marked is not None:
+        found.append(marked)
+
+    def missing_of(form: Form) -> list[str]:
+        return words_missing(form.template, question) + marks_missing(form.template, question)
+
+    missing = [missing_of(form) for form in found]
     if reply and all(missing):
         requested = _requested_form(backend, asked, reply, question, min(missing, key=len, default=[]), cancel)
         if requested is not None:
             found.append(requested)
-            missing.append(words_missing(requested.template, question))
+            missing.append(missing_of(requested))
     if not found:
         log.info("the answer's form: None")
         return spec, None

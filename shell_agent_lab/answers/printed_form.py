@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from .program_text import after_program, extract_code
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["form_request", "Form", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form",
+__all__ = ["form_request", "Form", "form_from_marks", "marks_missing", "marks_of", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form",
            "instruction_sentences", "fits"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
@@ -189,6 +190,61 @@ def form_from_print(reply: str, question: str) -> Template | None:
     if not _from_question(opening + closing, question):
         return None
     return Template(opening.lstrip("\n"), closing.rstrip("\n"), "", (0, 0))
+
+
+#: a mark of the instruction's own: a symbol outside ASCII (``∴``, ``⟹``, ``«``), or an ASCII
+#: bracket doubled (``{{``, ``]]``); which of them count is :func:`marks_of`'s
+_MARK = re.compile(r"[^\x00-\x7f\w\s]|([\[\](){}<>])\1")
+#: brackets that open, and the one each is closed by, as Unicode pairs them (bidi mirroring)
+_OPENERS = "«‹“‘【〔〈《「『（［｛⟨⟪⦃"
+_CLOSERS = "»›”’】〕〉》」』）］｝⟩⟫⦄"
+#: quotation marks, which quote words as often as they hold a value: no marks of a form
+_QUOTES = "“”‘’"
+
+
+def marks_of(question: str) -> list[str]:
+    """The marks ``question``'s instruction writes, each once, in its order (see :data:`_MARK`)."""
+    said = _instruction(question)
+    def alone(m: re.Match[str]) -> bool:
+        # a bracket doubled, not tripled; a symbol with no letter or digit beside it (not the
+        # degree of °C) that is no currency (a unit, not a mark)
+        before, after = said[max(0, m.start() - 1):m.start()], said[m.end():m.end() + 1]
+        if len(m.group(0)) == 2:
+            return before != m.group(0)[0] != after
+        mark = m.group(0)
+        if mark in _OPENERS + _CLOSERS and mark not in _QUOTES:
+            # a bracket may hold a word ("【the number】"), not be part of one
+            return not (before.isalnum() if mark in _OPENERS else after.isalnum())
+        return unicodedata.category(mark) in ("Sm", "So") and not (before.isalnum() or after.isalnum())
+
+    return list(dict.fromkeys(m.group(0) for m in _MARK.finditer(said) if alone(m)))
+
+
+def _closer(mark: str) -> str | None:
+    if len(mark) == 1 and mark in _OPENERS:
+        return _CLOSERS[_OPENERS.index(mark)]
+    if len(mark) == 2 and mark[0] in "[({<":
+        return {"[": "]", "(": ")", "{": "}", "<": ">"}[mark[0]] * 2
+    return None
+
+
+def form_from_marks(question: str) -> Form | None:
+    """The form the marks of ``question``'s instruction make, when it names them in words and
+    writes no line of them: one mark opens the value's line (``∴ 42``, ``⟹ 42``), an opening
+    mark and its closing one enclose it (``«42»``, ``{{42}}``, ``【42】``). None when the
+    instruction writes no mark, or marks that make no such form."""
+    marks = marks_of(question)
+    if len(marks) == 2 and _closer(marks[0]) == marks[1]:
+        return Form(Template(marks[0], marks[1], "", (0, 0)))
+    if len(marks) == 1 and len(marks[0]) == 1 and _closer(marks[0]) is None and marks[0] not in _CLOSERS:
+        return Form(Template(f"{marks[0]} ", "", "", (0, 0)))
+    return None
+
+
+def marks_missing(form: Template, question: str) -> list[str]:
+    """The marks of ``question``'s instruction that ``form`` does not write."""
+    written = form.opening + form.closing
+    return [m for m in marks_of(question) if m not in written]
 
 
 @dataclass(frozen=True)

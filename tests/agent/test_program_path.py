@@ -764,6 +764,24 @@ def test_a_printed_form_with_words_the_question_lacks_or_a_failed_request_change
     assert len(backend.requests) == 1
 
 
+def test_marks_the_question_names_in_words_make_the_form_when_the_model_writes_none(program_agent):
+    program = "answer = int(sales['units'].sum())\nprint(answer)"
+    for question, last in [
+            ("How many units were sold? Close with a line that begins with the sign ☛ and then the number.", "☛ 17"),
+            ("How many units were sold? Give it between the corner brackets 「 and 」 at the very end.", "「17」")]:
+        # the model, asked for its print line, prints the bare value: the marks make the form
+        backend = ScriptedBackend([_program(program), _program("print(answer)")])
+        agent, _ = program_agent(backend)
+        r = agent.run(question)
+        assert r.error is None and r.text.splitlines()[-1] == last, r.text
+        assert len(backend.requests) == 1              # the marks' form writes all: nothing more asked
+    # a form the model printed with the mark is its own (words of the question around it)
+    backend = ScriptedBackend([_program('answer = int(sales["units"].sum())\nprint(f"☛ sign: {answer}")')])
+    agent, _ = program_agent(backend)
+    r = agent.run("How many units were sold? Close with a line that begins with the sign ☛ and then the number.")
+    assert r.text.splitlines()[-1] == "☛ sign: 17"
+
+
 def test_a_form_the_model_shows_after_its_program_is_written_with_the_computed_value(program_agent):
     question = "How many units were sold? Finish with a heading `## Total` and the answer on the line below it."
     program = "answer = int(sales['units'].sum())\nprint(answer)"

@@ -155,3 +155,31 @@ def test_the_request_for_the_form_names_the_quoted_words_the_forms_left_out():
     assert words_missing(Template("```yaml\n", "\n```"), question) == ["result"]
     assert form_request([]).endswith("the form the question asks the answer to be given.")
     assert form_request(["result"]).endswith("given, writing `result` as the question does.")
+
+
+@pytest.mark.parametrize("question, written", [
+    ("How many? Finish on a line opening with ∴ and the count.", "∴ 42"),
+    ("How many? Put it inside double braces like {{ this }}.", "{{42}}"),
+    ("How many? Enclose it in guillemets « ».", "«42»"),
+    ("How many? End with 【the number】 please.", "【42】"),
+    ("How many? Write the arrow ⟹ then the value.", "⟹ 42"),
+])
+def test_the_marks_an_instruction_names_make_a_form(question, written):
+    from shell_agent_lab.answers.printed_form import form_from_marks
+
+    form = form_from_marks(question)
+    assert form is not None and form.template.write("42") == written
+
+
+@pytest.mark.parametrize("question", [
+    "How many? Give the price in €.",                      # a currency is a unit
+    "How many? The temperature in °C, one decimal.",       # beside a letter
+    "How many? Write “yes” or “no”.",                       # quotes around words
+    "How many? Use → or ⟹ before it.",                       # two marks: which one?
+    "How many? Show it as RESULT >>> 42.",                  # an ASCII run is no mark of its own
+    "How many? Just the number.",
+])
+def test_no_form_from_marks_that_make_none(question):
+    from shell_agent_lab.answers.printed_form import form_from_marks
+
+    assert form_from_marks(question) is None
