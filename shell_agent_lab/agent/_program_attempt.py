@@ -142,8 +142,13 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
     when one frame is given, a column of it written as a bare name as the frame's column
     (``race`` → ``runners['race']``)."""
     body, helpers = stand_ins(repaired(code))
-    repairs: list[tuple[Callable[[str], tuple[str, Any]], str]] = [
+    one = given[0] if len(given) == 1 else None
+    # in the order they run; an entry without its handle (no frames, several, no counts) is left out
+    listed: list[tuple[Callable[[str], tuple[str, Any]], str] | None] = [
+        (lambda b: frames_respelled(b, given), "frames' names respelled as the frames are named") if given else None,
         (lambda b: spelled_as_columns(b, list(columns)), "column names respelled as the frames have them"),
+        (lambda b: bare_columns(b, one, columns), "columns written as bare names written as the frame's")
+        if one is not None else None,
         (mended_calls, "keywords written as their libraries spell them"),
         (without_inplace, "changes made in place written as assignments"),
         (fitted_unpacks, "unpackings fitted to the fields their calls give"),
@@ -154,13 +159,10 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
         (modules_respelled, "modules reached through another module written as themselves"),
         (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
         (explodes_framed, "columns exploded into themselves written as the frame exploded on them"),
+        (lambda b: sampled_groups(b, distinct), "grouping columns passed as samples split into groups")
+        if distinct is not None else None,
     ]
-    if given:
-        repairs.insert(0, (lambda b: frames_respelled(b, given), "frames' names respelled as the frames are named"))
-    if len(given) == 1:
-        repairs.insert(2, (lambda b: bare_columns(b, given[0], columns), "columns written as bare names written as the frame's"))
-    if distinct is not None:
-        repairs.append((lambda b: sampled_groups(b, distinct), "grouping columns passed as samples split into groups"))
+    repairs = [entry for entry in listed if entry is not None]
     for repair, said in repairs:
         body, where = repair(body)
         if where:

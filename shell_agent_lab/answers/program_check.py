@@ -58,7 +58,7 @@ from ._program_rules import (
 )
 from ._program_writes import find_writes
 
-__all__ = ["check_program", "MAX_SOURCE_CHARS", "MAX_NODES"]
+__all__ = ["check_program", "bound_names", "MAX_SOURCE_CHARS", "MAX_NODES"]
 
 MAX_SOURCE_CHARS = 6_000
 MAX_NODES = 3_000
@@ -127,6 +127,12 @@ def check_program(source: str, *, given: Collection[str]) -> list[str]:
 def _line_of(problem: str) -> int:
     head = problem.split(":", 1)[0]
     return int(head[5:]) if head.startswith("line ") and head[5:].isdigit() else 0
+
+
+def bound_names(tree: ast.AST) -> set[str]:
+    """Every name ``tree`` binds anywhere (assigned, looped over, imported, a parameter, a
+    function, caught), as the check reads them."""
+    return set(_Bindings.collect(tree).values)
 
 
 @dataclass

@@ -76,6 +76,7 @@ import builtins
 import functools
 from typing import Any, Callable, Collection, Mapping, Sequence
 
+from .program_check import bound_names
 from .program_names import answer_entries, bound_once, column_of
 from .values import ANSWER_VARIABLE
 
@@ -83,6 +84,9 @@ __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", 
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
            "offsets_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "explodes_framed", "frames_respelled",
            "GROUPS_AT_MOST"]
+
+#: the names every program can read without binding them
+_BUILTINS = frozenset(dir(builtins))
 
 #: keyword → keyword, for calls whose function (the last name of the callee) is listed
 _RENAMES: dict[str, dict[str, str]] = {
@@ -242,7 +246,7 @@ def fitted_unpacks(code: str) -> tuple[str, list[str]]:
     return (_replaced(code, edits), changed) if edits else (code, [])
 
 
-def _replaced(code: str, edits: list[tuple[ast.expr, str]]) -> str:
+def _replaced(code: str, edits: Sequence[tuple[ast.stmt | ast.expr, str]]) -> str:
     """``code`` with each one-line node of ``edits`` replaced by its text (ast's offsets count
     UTF-8 bytes), the last first so earlier offsets stay true."""
     lines = code.split("\n")
@@ -524,7 +528,7 @@ def frames_respelled(code: str, frames: Collection[str]) -> tuple[str, list[str]
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    bound = _bound(tree) | set(dir(builtins))
+    bound = bound_names(tree) | _BUILTINS
     by_case: dict[str, list[str]] = {}
     for frame in frames:
         by_case.setdefault(frame.lower(), []).append(frame)
@@ -542,7 +546,7 @@ def explodes_framed(code: str) -> tuple[str, list[str]]:
     """``code`` with each one-line ``X['c'] = <expr>.explode()`` (``X`` a name) written
     ``X = X.assign(**{'c': <expr>}).explode('c')``: the frame exploded on the column, not the
     exploded items put back into it; and where."""
-    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+    def edit(node: ast.AST) -> tuple[ast.stmt, str] | None:
         if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and node.lineno == node.end_lineno):
             return None
         target, value = node.targets[0], node.value
@@ -554,26 +558,9 @@ def explodes_framed(code: str) -> tuple[str, list[str]]:
         frame, column = target.value.id, target.slice.value
         split = ast.unparse(value.func.value)
         assigned = f"{column}={split}" if column.isidentifier() else f"**{{{column!r}: {split}}}"
-        return node, f"{frame} = {frame}.assign({assigned}).explode({column!r})"  # type: ignore[return-value]  # a statement, replaced like an expression
+        return node, f"{frame} = {frame}.assign({assigned}).explode({column!r})"
 
     return _rewrite(code, edit, "a column exploded into itself → the frame exploded on the column")
-
-
-def _bound(tree: ast.AST) -> set[str]:
-    """Every name ``tree`` binds anywhere: assigned, looped over, imported, a parameter, caught."""
-    bound: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
-            bound.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, ast.arg):
-            bound.add(node.arg)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            bound.add(node.name)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bound.add(node.name)
-    return bound
 
 
 def bare_columns(code: str, frame: str, columns: Collection[str]) -> tuple[str, list[str]]:
@@ -584,7 +571,7 @@ def bare_columns(code: str, frame: str, columns: Collection[str]) -> tuple[str, 
         tree = ast.parse(code)
     except SyntaxError:
         return code, []
-    free = {str(c) for c in columns if isinstance(c, str) and c.isidentifier()} - _bound(tree) - set(dir(builtins)) - {frame}
+    free = {str(c) for c in columns if isinstance(c, str) and c.isidentifier()} - bound_names(tree) - _BUILTINS - {frame}
 
     def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in free:
@@ -594,7 +581,7 @@ def bare_columns(code: str, frame: str, columns: Collection[str]) -> tuple[str, 
     return _rewrite(code, edit, "a column written as a bare name → the frame's column", tree)
 
 
-def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.expr, str] | None], why: str,
+def _rewrite(code: str, edit: Callable[[ast.AST], tuple[ast.stmt | ast.expr, str] | None], why: str,
              tree: ast.Module | None = None) -> tuple[str, list[str]]:
     """``code`` with the (node, text) ``edit`` gives for any node of it (``tree``, when parsed
     already) written in, and one ``line N: why`` per edit; as it is, with none, when nothing is
