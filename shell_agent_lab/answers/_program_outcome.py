@@ -169,8 +169,21 @@ def _as_text_if_needed(value: Any, picked: Callable[[pd.Series], bool] | None = 
     small = jsonable(value, depth=0, picked=picked, limit=limit or _SMALL)
     if small is not _SKIP:
         return small
+    truths = _truths(value, limit or _SMALL)
+    if truths is not None:
+        return truths
     text = str(value)
     return text if len(text) <= _MAX_TEXT_VALUE * 10 else text[: _MAX_TEXT_VALUE * 10] + " …"
+
+
+def _truths(value: Any, limit: int) -> list[bool] | None:
+    """The first ``limit`` values of a long one-dimensional run of True/False (a row mask over
+    more rows than an answer holds), as a list: still a mask to the answer's check, which
+    sends it back to be reduced; None for anything else."""
+    if isinstance(value, (pd.Series, np.ndarray)) and getattr(value, "ndim", 1) == 1 and len(value) > limit \
+            and pd.api.types.is_bool_dtype(value.dtype):
+        return [bool(v) for v in value[:limit]] if isinstance(value, np.ndarray) else [bool(v) for v in value.iloc[:limit]]
+    return None
 
 
 def jsonable(value: Any, depth: int, picked: Callable[[pd.Series], bool] | None = None, limit: int = 0) -> Any:

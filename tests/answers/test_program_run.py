@@ -260,6 +260,26 @@ def test_an_answer_is_never_dropped_for_its_type(frames):
     json.dumps(run.values, allow_nan=False)
 
 
+def test_a_long_row_mask_comes_back_as_a_mask_the_check_sends_back():
+    """``answer = f['x'] > 5`` over 900 rows is one True/False per row, not the answer about them:
+    it comes back as the first rows' truths (never as the Series' text), so the answer's check
+    sees a mask and asks once for the reduction; a mask inside a dict of parts likewise."""
+    from shell_agent_lab.answers.spec import read_spec
+    from shell_agent_lab.answers.values import take_values
+    from shell_agent_lab.answers.write import retry_message
+    big = pd.DataFrame({"x": [i % 7 for i in range(900)]})
+    run = run_program("answer = big['x'] > 5\n", {"big": big})
+    assert run.ok, run.error
+    mask = run.values["answer"]
+    assert isinstance(mask, list) and len(mask) == 500 and mask[:7] == [False] * 6 + [True]
+    spec = read_spec("Does any row have x above 5? Answer yes or no.")
+    told = retry_message(spec, take_values(spec, {"answer": mask})) or ""
+    assert "one True/False for each of 500 rows" in told and ".any()" in told
+    parts = run_program("answer = {'flag': (big['x'] > 5).to_numpy(), 'n': int((big['x'] > 5).sum())}\n",
+                        {"big": big})
+    assert parts.values["answer"]["n"] == 128 and parts.values["answer"]["flag"][:7] == [False] * 6 + [True]
+
+
 def test_the_callers_trace_function_is_restored(frames):
     def tracer(frame, event, arg):
         return None
