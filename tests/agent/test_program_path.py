@@ -183,27 +183,30 @@ def _late(clock: _Clock, seconds: float, text: str):
     return write
 
 
+def _out_of_time(program_agent, settings, first: str, second: str, question: str):
+    """Ask ``question`` with a 60 s budget: the model writes ``first``, then ``second`` arrives
+    61 s later (after the budget ran out). The agent and its result."""
+    settings.question_budget = 60
+    clock = _Clock()
+    backend = ScriptedBackend([_program(first), _late(clock, 61, _program(second))])
+    agent, _ = program_agent(backend, clock=clock)
+    return agent, agent.run(question)
+
+
 def test_a_value_computed_before_the_time_ran_out_still_answers(program_agent, settings):
     # the first program binds a number where the region's name is asked (so it goes back); the
     # retry is still being written when the budget ends: the computed value is shown, not lost
-    settings.question_budget = 60
-    clock = _Clock()
     first = "answer = {'region': sales.groupby('region')['units'].sum().max()}"
-    backend = ScriptedBackend([_program(first), _late(clock, 61, _program("answer = {'region': 'West'}"))])
-    agent, _ = program_agent(backend, clock=clock)
-    r = agent.run("Which region sold the most units? Format: @region[the region's name]")
+    _, r = _out_of_time(program_agent, settings, first, "answer = {'region': 'West'}",
+                        "Which region sold the most units? Format: @region[the region's name]")
     assert r.error is None and "@region[10]" in r.text
     assert "could not answer in time" not in r.text and "Time ran out" not in r.text
     assert [a.status for a in r.tool_activity] == ["success"]
 
 
 def test_programs_that_failed_before_the_time_ran_out_are_said_and_kept(program_agent, settings, store):
-    settings.question_budget = 60
-    clock = _Clock()
-    bad = "answer = {'n': sales['Area'].nunique()}"
-    backend = ScriptedBackend([_program(bad), _late(clock, 61, _program("answer = {'n': 3}"))])
-    agent, _ = program_agent(backend, clock=clock)
-    r = agent.run("How many regions are there? Format: @n[a whole number]")
+    agent, r = _out_of_time(program_agent, settings, "answer = {'n': sales['Area'].nunique()}",
+                            "answer = {'n': 3}", "How many regions are there? Format: @n[a whole number]")
     assert r.text.startswith("I could not answer in time (the 60 s set by ShellAgent.question_budget): the "
                              "program the model wrote computed no answer (KeyError")
     assert "it is in the cell below" in r.text and "first reply" not in r.text
