@@ -42,10 +42,11 @@ SET_NAME = "external"
 #: over other tables again (the second is spent too), and a fourth with answer wordings of its
 #: own, whose scorer reads a natural reply only in the form its wording asks, a fifth over
 #: other tables again with eight wordings of its own, a smaller one (30 questions over six
-#: tables, six wordings), a sixth as large as the fifth, and a seventh of 30 questions over six tables,
-#: each kept unread for a final recording
+#: tables, six wordings), a sixth as large as the fifth, a seventh of 30 questions over six tables,
+#: and an eighth of the same size whose wordings are partly plain English, each kept unread for a
+#: final recording
 FOLDERS: tuple[str, ...] = ("external", "external2", "external3", "external4", "external5", "external6b",
-                            "external6", "external7")
+                            "external6", "external7", "external8")
 _folder = FOLDERS[0]
 DEFAULT_WORDINGS: tuple[str, ...] = ("plain",)
 _SEP = "@"
