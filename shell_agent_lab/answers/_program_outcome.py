@@ -180,9 +180,9 @@ def _truths(value: Any, limit: int) -> list[bool] | None:
     """The first ``limit`` values of a long one-dimensional run of True/False (a row mask over
     more rows than an answer holds), as a list: still a mask to the answer's check, which
     sends it back to be reduced; None for anything else."""
-    if isinstance(value, (pd.Series, np.ndarray)) and getattr(value, "ndim", 1) == 1 and len(value) > limit \
+    if isinstance(value, (pd.Series, np.ndarray)) and value.ndim == 1 and len(value) > limit \
             and pd.api.types.is_bool_dtype(value.dtype):
-        return [bool(v) for v in value[:limit]] if isinstance(value, np.ndarray) else [bool(v) for v in value.iloc[:limit]]
+        return [bool(v) for v in np.asarray(value)[:limit]]
     return None
 
 
