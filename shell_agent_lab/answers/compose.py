@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 from .forms import ANSWER_LINE, CLOSED, AnswerForm, Slot
 from .numbers import humane_numbers
+from .spec import truth_word
 from .templates import Template, object_line, object_values
 
 __all__ = ["Composed", "compose", "compose_from_frames", "finish", "format_value", "printed_parts", "NOT_COMPUTED", "SERIES_FOOTER"]
@@ -99,9 +100,9 @@ def format_value(raw: Any, slot: Slot) -> str | None:
         low = text.lower().rstrip(".!")
         low = low.split()[0] if low.split() else low
         if low in _TRUE:
-            return "True" if slot.truth == "true" else "Yes"
+            return truth_word(slot.truth, True)
         if low in _FALSE:
-            return "False" if slot.truth == "true" else "No"
+            return truth_word(slot.truth, False)
         return None
     if kind == "list":
         items = []

@@ -23,7 +23,7 @@ from .separators import read_separator
 from .precision import Precision, read_precision, read_precisions
 from .templates import DEFAULT, Template, read_object, read_template
 
-__all__ = ["Part", "AnswerSpec", "read_spec", "sentences", "with_columns", "without_tokens", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
+__all__ = ["Part", "AnswerSpec", "read_spec", "truth_word", "sentences", "with_columns", "without_tokens", "KINDS", "PARTS", "LINE", "PROSE", "ANSWER"]
 
 #: what a part holds
 KINDS = ("number", "count", "label", "yesno", "list", "date", "any")
@@ -45,7 +45,8 @@ class Part:
     allowed: tuple[str, ...] = ()
     #: the part's place in the answer (0-based)
     order: int = 0
-    #: how a yes/no value is written: "yes" (Yes/No) or "true" (True/False)
+    #: how a yes/no value is written: "yes" (Yes/No), "true" (True/False) or "TRUE" (TRUE/FALSE,
+    #: as a question in capitals writes them); :func:`truth_word` writes it
     truth: str = "yes"
     #: a percentage from 0 to 100
     percent: bool = False
@@ -225,7 +226,18 @@ def _percent(description: str) -> bool:
 
 def _truth(description: str) -> str:
     words = set(_words(description))
-    return "true" if words & {"true", "false", "boolean", "bool"} else "yes"
+    if not words & {"true", "false", "boolean", "bool"}:
+        return "yes"
+    return "TRUE" if re.search(r"\b(?:TRUE|FALSE)\b", description) else "true"
+
+
+def truth_word(truth: str, flag: bool) -> str:
+    """The word a yes/no value is written with, in the way ``truth`` (a :attr:`Part.truth`) says."""
+    if truth == "TRUE":
+        return "TRUE" if flag else "FALSE"
+    if truth == "true":
+        return "True" if flag else "False"
+    return "Yes" if flag else "No"
 
 
 _ITEM = r"[A-Za-z0-9][\w+\-/.]*"
@@ -517,7 +529,8 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     literals = list(dict.fromkeys(literals))
     low = {v.lower() for v in literals}
     if len(literals) >= 2 and (low <= {"yes", "no"} or low <= {"true", "false"}):
-        part = Part(ANSWER, "yesno", truth="true" if low <= {"true", "false"} else "yes")
+        capitals = all(v.isupper() for v in literals)
+        part = Part(ANSWER, "yesno", truth=("TRUE" if capitals else "true") if low <= {"true", "false"} else "yes")
         return AnswerSpec(LINE, (part,), precision, "syntax")
     if len(literals) >= 2:
         return AnswerSpec(LINE, (Part(ANSWER, "label", allowed=tuple(literals)),), precision, "syntax")
@@ -538,10 +551,18 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     asked = "" if says else _without_sentences(text, [m.start() for m in answers])
     if part.kind == "any" and not part.allowed and _polar(asked or text):
         part = replace(part, kind="yesno", subject="")      # a yes/no question: its line holds yes or no
-    # an empty pair of brackets in the instruction shows what a list is written inside
-    marks = re.search(r"(?<![\w@\]])(\[|\()\s*(\]|\))", text[answers[0].start():])
-    shown = (marks.group(1), marks.group(2)) if marks and marks.group(1) + marks.group(2) in ("[]", "()") else ("", "")
+    # an empty pair of brackets in the instruction shows what a list is written inside; a pair
+    # around an ellipsis may follow the name of the call that makes a list (``c(...)``)
+    marks = _LIST_MARKS.search(text[answers[0].start():])
+    shown = ("", "")
+    if marks and marks.group(2) + marks.group(3) in ("[]", "()"):
+        shown = ((marks.group(1) or "") + marks.group(2), marks.group(3))
     return AnswerSpec(LINE, (part,), precision, "syntax", asked, list_marks=shown)
+
+
+#: the brackets a list is written inside, as an instruction shows them: empty (``[ ]``), or
+#: around an ellipsis after a call's name (``c(...)``, ``list(…)``)
+_LIST_MARKS = re.compile(r"(?<![\w@\]])(?:\b([A-Za-z]\w{0,11})(?=[(\[]\s*(?:\.\.\.|…)))?(\[|\()\s*(?:\.\.\.|…)?\s*(\]|\))")
 
 
 def _plural(placeholder: str) -> bool:
@@ -573,8 +594,26 @@ def read_spec(question: str) -> AnswerSpec:
     """The answer ``question`` asks for."""
     spec = _read(_ABBREVIATION.sub(r"\1\2: ", question or ""))
     if spec.asked:          # the question as written, the format sentences left out
-        spec = replace(spec, asked=re.sub(r"\b([eEiI])([gGeE]): ", r"\1.\2.", spec.asked))
+        spec = replace(spec, asked=_READ_AS_WORD.sub(r"\1.\2.", spec.asked))
+    if spec.template is not None:
+        spec = replace(spec, template=_after_abbreviation(spec.template))
     return spec
+
+
+#: "e.g." and "i.e." as :data:`_ABBREVIATION` rewrites them
+_READ_AS_WORD = re.compile(r"\b([eEiI])([gGeE]): ")
+
+
+def _after_abbreviation(template: Template) -> Template:
+    """``template`` without the "e.g." or "i.e." that introduces it: the abbreviation shows the
+    form (``e.g. final_result <- ...``), it is no text of the answer line."""
+    found = list(_READ_AS_WORD.finditer(template.opening))
+    if not found:
+        return template
+    cut = found[-1].end()
+    rest = template.opening[cut:].lstrip()
+    start = template.span[0] + len(template.opening) - len(rest)
+    return replace(template, opening=rest, span=(start, template.span[1]))
 
 
 def _read(text: str) -> AnswerSpec:

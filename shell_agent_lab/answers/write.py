@@ -16,7 +16,7 @@ from ._program_faults import unpacked_fields
 from .column_values import Miss
 from .compose import SERIES_FOOTER, Composed, _listed, _number, _unwrap, plain_number
 from .numbers import humane_numbers
-from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part
+from .spec import ANSWER, LINE, PARTS, AnswerSpec, Part, truth_word
 from .templates import DEFAULT, object_line, object_values
 from .values import NAN_REASON, Taken
 
@@ -44,9 +44,7 @@ class Written:
 
 
 def _yes_no(flag: bool, part: Part) -> str:
-    if part.truth == "true":
-        return "True" if flag else "False"
-    return "Yes" if flag else "No"
+    return truth_word(part.truth, flag)
 
 
 def _describe(part: Part) -> str:

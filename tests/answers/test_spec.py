@@ -528,3 +528,31 @@ def test_one_quoted_value_or_a_quoted_kind_word_is_no_choice():
 def test_quoted_values_listed_with_an_article_between_them_are_choices():
     part = read_spec('Which side? Format: @tail[side], "left" or the "right"').parts[0]
     assert part.allowed == ("left", "right")
+
+
+_R_LINE = ("Close with one line of R code that assigns the result to final_result using the arrow operator, "
+           "e.g. final_result <- ... ; write TRUE or FALSE for a yes/no question and several values as c(...).")
+
+
+def test_a_form_shown_after_e_g_is_written_without_the_abbreviation():
+    for shown in ("e.g. final_result <- ...", "i.e. RESULT = <value>", "E.g. `Result: <value>`"):
+        spec = read_spec(f"What is the mean weight? End with one line, {shown}.")
+        opening = spec.template.opening
+        assert not opening.lower().startswith(("eg", "ie", "e.g", "i.e")), (shown, opening)
+        assert opening.strip() in shown, (shown, opening)
+
+
+def test_truth_words_in_capitals_and_a_list_made_by_a_call_are_written_as_shown():
+    yes_no = read_spec(f"Do smokers' babies weigh less? {_R_LINE}")
+    assert yes_no.parts[0].kind == "yesno" and yes_no.parts[0].truth == "TRUE"
+    assert write_answer(yes_no, take_values(yes_no, {"answer": True})).text.strip().endswith("final_result <- TRUE")
+    several = read_spec(f"Which three teams pay the most? {_R_LINE}")
+    assert several.list_marks == ("c(", ")")
+    text = write_answer(several, take_values(several, {"answer": ["Bos", "NY", "Atl"]})).text
+    assert text.strip().splitlines()[-1] == "final_result <- c(Bos, NY, Atl)"
+
+
+def test_truth_words_written_in_title_case_stay_in_title_case():
+    spec = read_spec("Is it normal? End with `Answer: <value>`, True or False.")
+    assert spec.parts[0].truth == "true"
+    assert write_part(False, spec.parts[0]).text == "False"
