@@ -80,8 +80,9 @@ _CHECKBOX = re.compile(r"[ \t]*[-*+][ \t]+\[[ xX]?\]")
 #: a symbol that stands for the value when the instruction names it again after the quoted
 #: form: ``'The answer is X.' where X is …``
 _SYMBOL = re.compile(r"(?<![\w$])([A-Z]{1,12})(?![\w'])")
-#: a quoted label and nothing after it: ``'ANSWER: '``, ``"Final answer:"``
-_BARE_LABEL = re.compile(r"[ \t]*((?:[A-Za-z][\w]*[ \t]+){0,3}[A-Za-z][\w]*[ \t]*[:=])[ \t]*")
+#: a quoted label and nothing after it: ``'ANSWER: '``, ``"Final answer:"``, or the words that
+#: open the line and end in a comma (``"In short,"``): the value follows them
+_BARE_LABEL = re.compile(r"[ \t]*((?:[A-Za-z][\w]*[ \t]+){0,3}[A-Za-z][\w]*[ \t]*[:=,])[ \t]*")
 #: ``Label: <placeholder>`` (or ``LABEL=<placeholder>``) outside quotes: the label is the word
 #: before the colon, with the capitalised words before it ("Final Answer", "FINAL ANSWER")
 _MARKED = re.compile(r"(?<![\w*])((?:[A-Z][\w]*[ \t]+)*[A-Za-z][\w]*\**[ \t]*[:=]\**)[ \t]*"

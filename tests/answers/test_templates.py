@@ -45,6 +45,10 @@ FORMS = [
     # a task-list item's box is the line's opening, whether a placeholder follows it or not
     ("Close with a ticked item `- [x] ` and the value after it.", "- [x] 1234.5"),
     ("Last line: `* [ ] <value>`.", "* [ ] 1234.5"),
+    # quoted words that open the line and end in a comma take the value after them
+    ("Finish with one closing sentence that begins with the words \"In short,\" and then states only the result.",
+     "In short, 1234.5"),
+    ("Close with one line of R code, e.g. final_result <- ... ;", "final_result <- 1234.5"),
 ]
 
 
