@@ -179,10 +179,11 @@ def _as_text_if_needed(value: Any, picked: Callable[[pd.Series], bool] | None = 
 def _truths(value: Any, limit: int) -> list[bool] | None:
     """The first ``limit`` values of a long one-dimensional run of True/False (a row mask over
     more rows than an answer holds), as a list: still a mask to the answer's check, which
-    sends it back to be reduced; None for anything else."""
+    sends it back to be reduced; None for anything else. A missing value of a nullable mask
+    (``<NA>`` of pandas' ``boolean``) selects no row, as ``.sum()`` and ``.any()`` count it."""
     if isinstance(value, (pd.Series, np.ndarray)) and value.ndim == 1 and len(value) > limit \
             and pd.api.types.is_bool_dtype(value.dtype):
-        return [bool(v) for v in np.asarray(value)[:limit]]
+        return [False if pd.isna(v) else bool(v) for v in np.asarray(value, dtype=object)[:limit]]
     return None
 
 

@@ -278,6 +278,11 @@ def test_a_long_row_mask_comes_back_as_a_mask_the_check_sends_back():
     parts = run_program("answer = {'flag': (big['x'] > 5).to_numpy(), 'n': int((big['x'] > 5).sum())}\n",
                         {"big": big})
     assert parts.values["answer"]["n"] == 128 and parts.values["answer"]["flag"][:7] == [False] * 6 + [True]
+    # a nullable mask's missing values select no row; the mask still comes back as one
+    gaps = pd.DataFrame({"x": pd.array([None if i % 5 == 0 else i % 7 for i in range(900)], dtype="Int64")})
+    nullable = run_program("answer = gaps['x'] > 5\n", {"gaps": gaps})
+    assert nullable.ok, nullable.error
+    assert nullable.values["answer"][:7] == [False] * 6 + [True]
 
 
 def test_the_callers_trace_function_is_restored(frames):
