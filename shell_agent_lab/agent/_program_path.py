@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..answers.column_values import Miss, columns_named, off_column, text_extremes, unmatched_values
+from ..answers.column_values import Miss, as_names, columns_named, off_column, text_extremes, unmatched_values
 from ..answers.compose import SERIES_FOOTER, Composed
 from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import NAN_REASON, Taken, take_values
@@ -260,7 +260,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
 
             ran = run_mended(mended, views=views, frames=frames, run_program=run_program, timeout=timeout,
                              on_start=started_run)
-            taken = _taken(spec, ran) if ran.error is None else None
+            taken = as_names(spec, _taken(spec, ran), frames, converted) if ran.error is None else None
             whole = _reduced_whole(spec, taken, mended) if taken is not None else None
             if taken is not None and whole is not None:
                 # one value asked, many came out of ``a - b.mean()``: the same program, reduced whole
@@ -279,6 +279,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                 on_step("program_end", {"code": ran.code, "error": error, "output": ran.run.stdout})
             before = _before_failing(spec, ran) if ran.error is not None and kept is None else None
             if before is not None:
+                before = (as_names(spec, before[0], frames, converted), before[1])
                 # never lost: what it computed before it failed answers, unless a later run does better;
                 # a value that does not fit the data says so, as a finished run's does
                 kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1,

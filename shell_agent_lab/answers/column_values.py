@@ -17,14 +17,14 @@ clearly the wrong kind gets, with what to do for the model.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Collection, Mapping
 
 from .program_names import answer_entries, bound_once, column_of
 from .spec import AnswerSpec
 from .values import Taken
 
-__all__ = ["Miss", "column_members", "columns_named", "distinct_values", "joined_column", "off_column", "text_extremes",
+__all__ = ["Miss", "as_names", "column_members", "columns_named", "distinct_values", "joined_column", "off_column", "text_extremes",
            "unmatched_values"]
 
 #: example values a note shows
@@ -159,6 +159,24 @@ def _outside(value: Any, frames: Mapping[str, Any], column: str) -> Miss | None:
     examples = ", ".join(repr(v) for v in shown) + (", …" if len(members) > len(shown) else "")
     note = f"{value!r} is not a value of column {column!r} (it holds {examples})"
     return Miss(note, f"{note}; bind the value of {column!r} the question asks for, read from that column")
+
+
+def as_names(spec: AnswerSpec, taken: Taken, frames: Mapping[str, Any], converted: Collection[str] = ()) -> Taken:
+    """``taken`` with each number of a part tied to a text column that the column holds as a name
+    written as that name: family ``185`` of a ``family`` column holding ``'185'`` and ``'136A'``
+    is a name, not a row label or a count (the program read the column as text, pandas may not)."""
+    values = dict(taken.values)
+    for part in spec.parts:
+        value = values.get(part.name)
+        if not part.column or part.column in converted or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if isinstance(value, float) and not value.is_integer():
+            continue
+        found = column_members(frames, part.column)
+        text = str(int(value))
+        if found is not None and _text(text) in found[0]:
+            values[part.name] = text
+    return replace(taken, values=values) if values != taken.values else taken
 
 
 def off_column(spec: AnswerSpec, taken: Taken, frames: Mapping[str, Any], *,

@@ -111,8 +111,12 @@ def write_part(value: Any, part: Part) -> Written:
             return Written(_yes_no(flag, part),
                            "" if kind in ("yesno", "any") or not part.allowed else f"yes/no where {_describe(part)} was asked")
         return Written(_yes_no(flag, part), f"yes/no where {_describe(part)} was asked", False)
-    number = _number_like(value)
     text = _unwrap(value)
+    if kind == "label" and part.column and isinstance(value, str):
+        # a text for a part tied to a text column is a name whatever its letters ('185', '136A'):
+        # whether the column holds it is the column's check (:func:`.column_values.off_column`)
+        return Written(text)
+    number = _number_like(value)
     if part.allowed:
         chosen = _match(text if number is None else _plain(number, part), part.allowed)
         if chosen is not None:

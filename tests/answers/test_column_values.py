@@ -152,3 +152,23 @@ def test_other_labels_are_not_read_as_extremes(code):
 
     spec = read_spec("Which state has the highest rate, and what is it? Format: @state[name] @rate[x]")
     assert text_extremes(spec, code, {"d": _RATES}) == {}
+
+
+def test_a_number_its_text_column_holds_as_a_name_is_that_name():
+    """Family ``185`` of a ``family`` column holding ``'185'`` and ``'136A'`` is a name: it is
+    written as the column writes it, with no "a number where a name was asked" note or retry."""
+    from shell_agent_lab.answers.column_values import as_names
+    from shell_agent_lab.answers.spec import read_spec, with_columns
+    from shell_agent_lab.answers.values import take_values
+    from shell_agent_lab.answers.write import retry_message, write_answer
+    frames = {"g": pd.DataFrame({"family": ["1", "185", "136A"], "children": [3, 15, 2]})}
+    spec = with_columns(read_spec("Which family has the most children? @largest_family[family]"),
+                        {"family": "str", "children": "int64"})
+    assert spec.parts[0].column == "family"
+    taken = as_names(spec, take_values(spec, {"answer": {"largest_family": 185}}), frames)
+    assert taken.values == {"largest_family": "185"}
+    assert retry_message(spec, taken) is None and "number where" not in write_answer(spec, taken).text
+    # a number the column does not hold, or a column read as numbers, stays a number (and is flagged)
+    other = as_names(spec, take_values(spec, {"answer": {"largest_family": 2}}), frames)
+    assert other.values == {"largest_family": 2} and retry_message(spec, other)
+    assert as_names(spec, taken, frames, converted={"family"}) is taken
