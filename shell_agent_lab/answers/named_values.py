@@ -96,20 +96,28 @@ def _sentence_start(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?:\n"
 
 
-def _named(value: str, text: str) -> bool:
-    """Whether ``text`` writes ``value`` as a whole (not inside a longer word) where it reads as
+def _named_at(value: str, text: str) -> list[tuple[int, int]]:
+    """Where ``text`` writes ``value`` as a whole (not inside a longer word) where it reads as
     the data's: a number; a capitalised value where its capital can be told from a sentence's;
     a value in small letters only in quotes (unquoted it is a word like any other: "no age
     recorded" names no ``no`` of a ``survived`` column)."""
     capitals = sum(ch.isupper() for ch in value)
     lower = not capitals and not value.strip().lstrip("-").isdigit()
+    spans = []
     for m in re.finditer(rf"(?<![\w.]){re.escape(value)}(?![\w]|\.\d)", text):
         if lower:
             if text[m.start() - 1:m.start()] in _QUOTES and text[m.end():m.end() + 1] in _QUOTES:
-                return True
+                spans.append(m.span())
         elif not _sentence_start(text, m.start()) or capitals > 1 or not value[:1].isupper():
-            return True
-    return False
+            spans.append(m.span())
+    return spans
+
+
+def _inside_longer(spans: list[tuple[int, int]], others: list[list[tuple[int, int]]]) -> bool:
+    """Whether each of ``spans`` lies within a longer one of ``others``: "GDP" in "a GDP per
+    capita under 1000" is part of the value ``GDP per capita`` there, not a value of its own."""
+    return all(any(a <= start and end <= b and b - a > end - start for span in others for a, b in span)
+               for start, end in spans)
 
 
 @dataclass(frozen=True)
@@ -168,9 +176,11 @@ def named_in(question: str, frames: Mapping[str, Any], *, allowed: Collection[st
                 continue
             for value in _candidates(frame, column, kind) if kind else ():
                 holding.setdefault(value, []).append((frame_name, column))
-    values = tuple((value, tuple(where)) for value, where in holding.items()
-                   if str(value).casefold() not in skip and str(value).casefold() not in names
-                   and _named(str(value), text))
+    spans = {value: _named_at(str(value), text) for value in holding
+             if str(value).casefold() not in skip and str(value).casefold() not in names}
+    spans = {value: at for value, at in spans.items() if at}
+    values = tuple((value, tuple(holding[value])) for value, at in spans.items()
+                   if not _inside_longer(at, [other for v, other in spans.items() if v != value]))
     return NamedInQuestion(tuple(columns), values, frozenset(answered))
 
 

@@ -101,3 +101,17 @@ def test_a_column_the_question_names_in_backticks_and_the_program_never_reads_is
     assert left_out("How many weekly `ppm` readings are missing?", "n = co2.ppm.isna().sum()",
                     {"co2": readings}) is None
     assert left_out("How many `rows`?", counts, {"co2": readings}) is None      # not a column
+
+
+def test_a_value_written_inside_a_longer_one_the_question_names_is_the_longer_one():
+    """"a GDP per capita under 1000" names ``GDP per capita``, not ``GDP``: the program is told to
+    keep the per-capita rows, never the GDP rows; a question that names both names both."""
+    gdp = pd.DataFrame({"country": ["A", "A", "B", "B"], "description": ["GDP", "GDP per capita"] * 2,
+                        "year_2020": [9e9, 800.0, 7e9, 1200.0]})
+    code = "answer = len(gdp[gdp['year_2020'] < 1000])"
+    missed = left_out("how many countries had a GDP per capita under 1000 dollars in 2020", code, {"gdp": gdp})
+    assert missed is not None and (missed.value, missed.column) == ("GDP per capita", "description")
+    both = left_out("Is GDP above 1e9 where GDP per capita is under 1000?", code, {"gdp": gdp})
+    assert both is not None and both.value in ("GDP", "GDP per capita")
+    read = "answer = len(gdp[(gdp['description'] == 'GDP per capita') & (gdp['year_2020'] < 1000)])"
+    assert left_out("how many countries had a GDP per capita under 1000 dollars in 2020", read, {"gdp": gdp}) is None
