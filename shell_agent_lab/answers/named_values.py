@@ -113,11 +113,11 @@ def _named_at(value: str, text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _inside_longer(spans: list[tuple[int, int]], others: list[list[tuple[int, int]]]) -> bool:
-    """Whether each of ``spans`` lies within a longer one of ``others``: "GDP" in "a GDP per
-    capita under 1000" is part of the value ``GDP per capita`` there, not a value of its own."""
-    return all(any(a <= start and end <= b and b - a > end - start for span in others for a, b in span)
-               for start, end in spans)
+def _inside_longer(spans: list[tuple[int, int]], every: list[tuple[int, int]]) -> bool:
+    """Whether each of ``spans`` lies within a longer one of ``every`` (the spans of all values
+    named; a value's own are no longer than it): "GDP" in "a GDP per capita under 1000" is part
+    of the value ``GDP per capita`` there, not a value of its own."""
+    return all(any(a <= start and end <= b and b - a > end - start for a, b in every) for start, end in spans)
 
 
 @dataclass(frozen=True)
@@ -179,8 +179,8 @@ def named_in(question: str, frames: Mapping[str, Any], *, allowed: Collection[st
     spans = {value: _named_at(str(value), text) for value in holding
              if str(value).casefold() not in skip and str(value).casefold() not in names}
     spans = {value: at for value, at in spans.items() if at}
-    values = tuple((value, tuple(holding[value])) for value, at in spans.items()
-                   if not _inside_longer(at, [other for v, other in spans.items() if v != value]))
+    every = [span for at in spans.values() for span in at]
+    values = tuple((value, tuple(holding[value])) for value, at in spans.items() if not _inside_longer(at, every))
     return NamedInQuestion(tuple(columns), values, frozenset(answered))
 
 

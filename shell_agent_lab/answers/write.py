@@ -43,10 +43,6 @@ class Written:
     clear: bool = False
 
 
-def _yes_no(flag: bool, part: Part) -> str:
-    return truth_word(part.truth, flag)
-
-
 def _describe(part: Part) -> str:
     if part.allowed:
         return "one of " + ", ".join(part.allowed)
@@ -71,7 +67,7 @@ def _match(text: str, allowed: tuple[str, ...]) -> str | None:
 
 def _item(value: Any, part: Part) -> str:
     if isinstance(value, bool):
-        return _yes_no(value, part)
+        return truth_word(part.truth, value)
     if isinstance(value, (int, float)):
         return _plain(float(value), part)
     number = _number(value) if isinstance(value, str) else None
@@ -108,9 +104,9 @@ def write_part(value: Any, part: Part) -> Written:
                                    and kind in ("yesno", "any")):
         flag = value if isinstance(value, bool) else _unwrap(value).lower().rstrip(".!") in _TRUE
         if kind in ("yesno", "any", "label", "list"):
-            return Written(_yes_no(flag, part),
+            return Written(truth_word(part.truth, flag),
                            "" if kind in ("yesno", "any") or not part.allowed else f"yes/no where {_describe(part)} was asked")
-        return Written(_yes_no(flag, part), f"yes/no where {_describe(part)} was asked", False)
+        return Written(truth_word(part.truth, flag), f"yes/no where {_describe(part)} was asked", False)
     text = _unwrap(value)
     if kind == "label" and part.column and isinstance(value, str):
         # a text for a part tied to a text column is a name whatever its letters ('185', '136A'):
