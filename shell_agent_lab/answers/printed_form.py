@@ -23,7 +23,7 @@ from .program_text import after_program, extract_code
 from .spec import PROSE, AnswerSpec, sentences
 from .templates import DEFAULT, Template
 
-__all__ = ["form_request", "Form", "form_from_marks", "marks_missing", "marks_of", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form",
+__all__ = ["form_request", "Form", "form_from_marks", "marks_missing", "marks_of", "named_marks", "form_from_print", "form_from_example", "form_shown", "words_missing", "wants_form",
            "instruction_sentences", "fits"]
 
 #: the request that follows the program's own (the program, its prompt and the question stay in
@@ -193,21 +193,40 @@ def form_from_print(reply: str, question: str) -> Template | None:
 
 
 #: a mark of the instruction's own: a symbol outside ASCII (``∴``, ``⟹``, ``«``), or an ASCII
-#: bracket doubled (``{{``, ``]]``); which of them count is :func:`marks_of`'s
-_MARK = re.compile(r"[^\x00-\x7f\w\s]|([\[\](){}<>])\1")
+#: bracket or symbol doubled (``{{``, ``]]``, ``||``); which of them count is :func:`marks_of`'s
+_MARK = re.compile(r"[^\x00-\x7f\w\s]|([\[\](){}<>|~%^+#$])\1")
 #: brackets that open, and the one each is closed by, as Unicode pairs them (bidi mirroring)
 _OPENERS = "«‹“‘【〔〈《「『（［｛⟨⟪⦃"
 _CLOSERS = "»›”’】〕〉》」』）］｝⟩⟫⦄"
 #: quotation marks, which quote words as often as they hold a value: no marks of a form
 _QUOTES = "“”‘’"
+#: the English names of the marks an instruction may name instead of writing them ("the result
+#: in double quotation marks", "between pipes"): plural, as a pair or a mark on each side is
+#: named, each with the marks it opens and closes the value with; "double" before a name that
+#: is no quotation mark doubles the mark ("double square brackets": ``[[`` and ``]]``)
+_MARK_NAMES: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(("quotation marks", "quote marks", "quotes", "speech marks", "inverted commas"), ('"', '"')),
+    **dict.fromkeys(("single quotes", "single quotation marks"), ("'", "'")),
+    **dict.fromkeys(("backticks", "back-ticks", "backquotes"), ("`", "`")),
+    **dict.fromkeys(("square brackets", "brackets"), ("[", "]")),
+    **dict.fromkeys(("parentheses", "round brackets"), ("(", ")")),
+    **dict.fromkeys(("curly braces", "curly brackets", "braces"), ("{", "}")),
+    **dict.fromkeys(("angle brackets", "chevrons"), ("<", ">")),
+    **dict.fromkeys(("pipes", "pipe characters", "vertical bars"), ("|", "|")),
+    "asterisks": ("*", "*"), "tildes": ("~", "~"), "underscores": ("_", "_"), "dollar signs": ("$", "$"),
+}
+_NAMED = re.compile(r"(?<![\w-])(double\s+|doubled\s+)?(" + "|".join(
+    re.escape(name).replace(r"\ ", r"\s+") for name in sorted(_MARK_NAMES, key=len, reverse=True)) + r")(?![\w-])", re.I)
+#: a word that makes a clause say what the answer is not written with ("without quotes")
+_NOT = re.compile(r"(?<!\w)(?:without|no|not|never|nor|don't|avoid|omit)(?!\w)", re.I)
 
 
 def marks_of(question: str) -> list[str]:
     """The marks ``question``'s instruction writes, each once, in its order (see :data:`_MARK`)."""
     said = _instruction(question)
     def alone(m: re.Match[str]) -> bool:
-        # a bracket doubled, not tripled; a symbol with no letter or digit beside it (not the
-        # degree of °C) that is no currency (a unit, not a mark)
+        # a bracket or symbol doubled, not tripled; a symbol with no letter or digit beside it
+        # (not the degree of °C) that is no currency (a unit, not a mark)
         before, after = said[max(0, m.start() - 1):m.start()], said[m.end():m.end() + 1]
         if len(m.group(0)) == 2:
             return before != m.group(0)[0] != after
@@ -220,6 +239,30 @@ def marks_of(question: str) -> list[str]:
     return list(dict.fromkeys(m.group(0) for m in _MARK.finditer(said) if alone(m)))
 
 
+def named_marks(question: str) -> tuple[str, str] | None:
+    """The marks ``question``'s instruction names in words around the value (:data:`_MARK_NAMES`),
+    when it names one kind of them and not in a clause that says what the answer goes without;
+    None otherwise (no name, or two different marks: which one?)."""
+    found = _named(question)
+    return found[:2] if found is not None else None
+
+
+def _named(question: str) -> tuple[str, str, bool] | None:
+    """:func:`named_marks`, and whether single quotes would do as well: "quotes" says neither
+    "double" nor "single"."""
+    found: set[tuple[str, str, bool]] = set()
+    for clause in re.split(r"[;,.!?]\s|\n", _instruction(question)):
+        for m in _NAMED.finditer(clause):
+            if _NOT.search(clause[:m.start()]):
+                continue
+            opening, closing = _MARK_NAMES[" ".join(m.group(2).lower().split())]
+            loose = opening == '"' and not m.group(1)
+            if m.group(1) and opening not in "\"'":
+                opening, closing = opening * 2, closing * 2
+            found.add((opening, closing, loose))
+    return found.pop() if len(found) == 1 else None
+
+
 def _closer(mark: str) -> str | None:
     if len(mark) == 1 and mark in _OPENERS:
         return _CLOSERS[_OPENERS.index(mark)]
@@ -229,22 +272,39 @@ def _closer(mark: str) -> str | None:
 
 
 def form_from_marks(question: str) -> Form | None:
-    """The form the marks of ``question``'s instruction make, when it names them in words and
-    writes no line of them: one mark opens the value's line (``∴ 42``, ``⟹ 42``), an opening
-    mark and its closing one enclose it (``«42»``, ``{{42}}``, ``【42】``). None when the
-    instruction writes no mark, or marks that make no such form."""
+    """The form the marks of ``question``'s instruction make, when it writes no line of them:
+    one mark opens the value's line (``∴ 42``, ``⟹ 42``); an opening mark and its closing one
+    enclose it (``«42»``, ``{{42}}``, ``【42】``), as a doubled mark written on both sides of an
+    example does (``||like so||``: ``||42||``); with no mark written, the marks it names in
+    words enclose it ("in double quotation marks": ``"42"``; :func:`named_marks`). None when
+    the instruction writes or names no mark, or marks that make no such form."""
     marks = marks_of(question)
     if len(marks) == 2 and _closer(marks[0]) == marks[1]:
         return Form(Template(marks[0], marks[1], "", (0, 0)))
+    if len(marks) == 1 and len(marks[0]) == 2 and _closer(marks[0]) is None and marks[0][0] not in "])}>":
+        if _instruction(question).count(marks[0]) >= 2:
+            return Form(Template(marks[0], marks[0], "", (0, 0)))
+        return None
     if len(marks) == 1 and len(marks[0]) == 1 and _closer(marks[0]) is None and marks[0] not in _CLOSERS:
         return Form(Template(f"{marks[0]} ", "", "", (0, 0)))
+    named = named_marks(question) if not marks else None
+    if named is not None:
+        return Form(Template(named[0], named[1], "", (0, 0)))
     return None
 
 
 def marks_missing(form: Template, question: str) -> list[str]:
-    """The marks of ``question``'s instruction that ``form`` does not write."""
+    """The marks of ``question``'s instruction that ``form`` does not write: those it writes, or,
+    when it writes none, those it names in words (quotes, named neither double nor single, are
+    written in either)."""
     written = form.opening + form.closing
-    return [m for m in marks_of(question) if m not in written]
+    marks = marks_of(question)
+    if not marks:
+        named = _named(question)
+        if named is not None and named[2] and form.opening.endswith("'") and form.closing.startswith("'"):
+            return []
+        marks = list(dict.fromkeys(named[:2])) if named is not None else []
+    return [m for m in marks if m not in written]
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,20 @@ class Template:
         label = self.opening.rsplit("\n", 1)[-1].strip()
         if label and label[-1] in ":=" and text[:len(label)].lower() == label.lower():
             text = text[len(label):].lstrip()
+        elif self.opening.strip() and self.closing.strip() and "\n" not in text:
+            # a value already written in the form (a program that printed ``SELECT 76 AS x;``)
+            inside = self.values(text)
+            if len(inside) == 1 and not self.without(text).strip(" \t;.,"):
+                text = inside[0]
         return f"{self.opening}{text}{self.closing}"
 
     def _pattern(self) -> re.Pattern[str]:
         opening = re.escape(self.opening.strip()).replace(r"\ ", r"\s*")
         closing = re.escape(self.closing.strip()).replace(r"\ ", r"\s*")
+        quote = self.opening.strip()[-1:]
+        if quote in ("'", '"') and self.closing.strip()[:1] == quote and len(self.opening.strip()) > 1:
+            # a quoted slot in a line of code is read back with its quotes or without them
+            opening, closing = opening[:-len(re.escape(quote))] + f"{quote}?", f"{quote}?" + closing[len(re.escape(quote)):]
         if self.opening.strip().lower().rstrip("*").endswith("answer:") or not closing:
             # a label line: the label (bold or not) and the rest of its line
             label = opening.replace(r"\*", r"\**")
@@ -178,6 +187,16 @@ def _markup(token: str) -> bool:
     return any(c in _MARKUP for c in token.rstrip(_CLAUSE_END))
 
 
+def _quote(token: str) -> bool:
+    """A quotation mark alone, beside a slot: ``'...'`` is a quoted slot in a line of code."""
+    return bool(token) and all(c in "'\"" for c in token)
+
+
+def _keyword(token: str) -> bool:
+    """A keyword of a language written beside a quoted slot, in capitals (``SELECT``, ``AS``)."""
+    return len(token) >= 2 and token.isalpha() and token.isupper()
+
+
 def _label(token: str) -> bool:
     """A word and the colon or equals sign that make it a label (``X-Result:``, ``[^ans]:``,
     ``=`` after ``value``)."""
@@ -191,7 +210,7 @@ def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
     sentence's own words stands beside it."""
     lead = re.split(r"(\s+)", line[:start])
     kept = lead[-1]
-    if kept and not _markup(kept):
+    if kept and not (_markup(kept) or _quote(kept)):
         return None                        # the slot inside a word of the sentence
     def named(word: str) -> bool:
         return _label(word) and any(c.isalnum() for c in word)
@@ -203,7 +222,7 @@ def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
         lone = kept.split()[:1] in (["="], [":"])
         if labelled and any(c.isalnum() for c in word):
             break
-        if not (_markup(word) or (lone and word.isalpha())):
+        if not (_markup(word) or (lone and word.isalpha()) or (_keyword(word) and _quote(kept))):
             break
         kept = word + lead[at + 1] + kept
         labelled = labelled or named(word) or lone
@@ -211,7 +230,11 @@ def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
     trail = re.split(r"(\s+)", line[end:])
     closing = trail[0]
     at = 1
-    while (at + 1 < len(trail) and _markup(trail[at + 1]) and not _label(trail[at + 1])
+    def code(i: int) -> bool:
+        # a keyword in capitals between a quoted slot and more markup: ``'...' AS answer_value;``
+        return _keyword(trail[i]) and _quote(trail[0]) and i + 2 < len(trail) and _markup(trail[i + 2])
+
+    while (at + 1 < len(trail) and (_markup(trail[at + 1]) or code(at + 1)) and not _label(trail[at + 1])
            and not _ASIDE.match(trail[at + 1])):
         closing += trail[at] + trail[at + 1]
         at += 2

@@ -163,6 +163,15 @@ def test_the_request_for_the_form_names_the_quoted_words_the_forms_left_out():
     ("How many? Enclose it in guillemets « ».", "«42»"),
     ("How many? End with 【the number】 please.", "【42】"),
     ("How many? Write the arrow ⟹ then the value.", "⟹ 42"),
+    # a doubled ASCII mark written on both sides of an example encloses the value
+    ("How many? Hide it between spoiler bars, ||like so||, and nothing else.", "||42||"),
+    ("How many? Mark it up as %%this%% on the last line.", "%%42%%"),
+    # marks named in words, none written
+    ("How many? The last thing you write is the count in double quotation marks.", '"42"'),
+    ("How many? Wrap the number in square brackets at the very end.", "[42]"),
+    ("How many? Close by putting it between two pipes.", "|42|"),
+    ("How many? Give it inside double curly braces.", "{{42}}"),
+    ("How many? Reply with the value, without quotes, in backticks.", "`42`"),
 ])
 def test_the_marks_an_instruction_names_make_a_form(question, written):
     from shell_agent_lab.answers.printed_form import form_from_marks
@@ -178,8 +187,20 @@ def test_the_marks_an_instruction_names_make_a_form(question, written):
     "How many? Use → or ⟹ before it.",                       # two marks: which one?
     "How many? Show it as RESULT >>> 42.",                  # an ASCII run is no mark of its own
     "How many? Just the number.",
+    "How many? Do not put it in quotes.",                   # named only to be left out
+    "How many? Use parentheses or brackets around it.",     # two marks named: which one?
+    "How many? Show the || operator once.",                  # a doubled mark written once
 ])
 def test_no_form_from_marks_that_make_none(question):
     from shell_agent_lab.answers.printed_form import form_from_marks
 
     assert form_from_marks(question) is None
+
+
+def test_quotes_named_as_neither_double_nor_single_are_written_in_either():
+    from shell_agent_lab.answers.printed_form import marks_missing
+    from shell_agent_lab.answers.templates import Template
+
+    assert marks_missing(Template("'", "'"), "How many? Put the count in quotes.") == []
+    assert marks_missing(Template("'", "'"), "How many? Put the count in double quotes.") == ['"']
+    assert marks_missing(Template('"', '"'), "How many? Put the count in double quotes.") == []

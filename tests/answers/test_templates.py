@@ -49,6 +49,9 @@ FORMS = [
     ("Finish with one closing sentence that begins with the words \"In short,\" and then states only the result.",
      "In short, 1234.5"),
     ("Close with one line of R code, e.g. final_result <- ... ;", "final_result <- 1234.5"),
+    # a quoted slot in a line of code, with the keywords in capitals beside it
+    ("End with one SQL line, written as SELECT '...' AS answer_value; with the result inside the quotes.",
+     "SELECT '1234.5' AS answer_value"),
 ]
 
 
@@ -77,6 +80,23 @@ def test_a_printed_line_in_the_form_is_not_shown_twice():
     spec = read_spec(f"{Q} Put your final answer within \\boxed{{}}.")
     out = write_answer(spec, take_values(spec, {"answer": 180921.2}), printed="mean over 1460 rows\n\\boxed{180921.2}")
     assert out.text == "mean over 1460 rows\n\\boxed{180921.2}"
+
+
+def test_a_value_the_program_printed_in_the_form_is_written_in_it_once():
+    spec = read_spec(f"{Q} End with one SQL line, written as SELECT '...' AS answer_value; with the result inside.")
+    for printed in ("SELECT 1234.5 AS answer_value;", "SELECT '1234.5' AS answer_value"):
+        out = write_answer(spec, take_values(spec, {}, printed=printed))
+        assert out.text.splitlines()[-1] == "SELECT '1234.5' AS answer_value"
+    spec = read_spec(f"{Q} Wrap the final answer in <answer></answer> tags.")
+    assert write_answer(spec, take_values(spec, {"answer": "<answer>12</answer>"})).text.endswith("<answer>12</answer>")
+
+
+@pytest.mark.parametrize("instruction", [
+    "Reply with 'yes' or 'no' ONLY.",                          # capitals beside quoted words, no slot
+    "Write '...' if nothing was found, else the VALUE.",        # a quoted ellipsis alone
+])
+def test_quotes_and_capitals_without_markup_make_no_form_of_code(instruction):
+    assert read_template(f"{Q} {instruction}") is None
 
 
 def test_a_form_without_the_word_answer_still_reads_the_kind_it_describes():
