@@ -87,6 +87,11 @@ def write_part(value: Any, part: Part) -> Written:
     kind = part.kind
     if isinstance(value, str) and re.match(r"^\s*(?:Index|array|list)?\s*\(?\s*\[", value):
         value = _listed(value)                         # a printed list
+    if kind == "count" and _row_mask(value):
+        # one True/False per row where a count was asked: the count is of the rows it selects
+        rows = _row_mask(value)
+        truths = value.values() if isinstance(value, dict) else value
+        return Written(str(sum(bool(t) for t in truths)), f"counted the True values of {rows} True/False values, one per row")
     if isinstance(value, dict):
         text = ", ".join(f"{k}: {_item(v, part)}" for k, v in value.items())
         if kind in ("any", "list"):
@@ -182,7 +187,7 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
             value = taken.values[part.name]
             if written.clear:
                 unfit.add(part.name)
-            rows = _row_mask(value)
+            rows = _row_mask(value) if part.kind != "count" else 0
             if rows:
                 told.append(f"{_name(part)} came out as one True/False for each of {rows} rows, but the question "
                             "asks for the answer about them: reduce it to that answer (for example with .any(), "

@@ -506,6 +506,17 @@ def test_a_row_mask_bound_as_the_answer_goes_back_to_be_reduced():
         assert "True/False for each" not in (retry_message(spec, take_values(spec, {"answer": value})) or "")
 
 
+def test_a_row_mask_bound_for_a_count_is_the_count_of_the_rows_it_selects():
+    spec = read_spec("How many samples lie above the upper fence?\nFormat: @high_outliers[integer]")
+    mask = [row % 5 == 0 for row in range(60)]
+    taken = take_values(spec, {"answer": {"high_outliers": mask}})
+    assert retry_message(spec, taken) is None
+    out = write_answer(spec, taken)
+    assert out.text.splitlines()[-1] == "@high_outliers[12]" and "one per row" in out.text
+    assert write_answer(spec, take_values(spec, {"answer": {"high_outliers": dict(enumerate(mask))}})).values == {
+        "@high_outliers[…]": "12"}
+
+
 @pytest.mark.parametrize("holder, allowed", [
     ('longer tail on the "left" or the "right"', ("left", "right")),
     ('write "related" if p < 0.05, else "unrelated"', ("related", "unrelated")),
