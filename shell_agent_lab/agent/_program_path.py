@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from ..answers.column_values import Miss, as_names, columns_named, off_column, text_extremes, unmatched_values
+from ..answers.column_values import Miss, as_names, columns_named, off_column, row_labels, text_extremes, unmatched_values
 from ..answers.compose import SERIES_FOOTER, Composed
 from ..answers.spec import PARTS, PROSE, AnswerSpec, read_spec, with_columns
 from ..answers.values import NAN_REASON, Taken, take_values
@@ -216,7 +216,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
         # label taken as the alphabetical extreme of its text column
         off = off_column(spec, taken, frames, named=columns_named(body, columns), converted=converted)
         extremes = {n: m for n, m in text_extremes(spec, body, frames).items() if n in taken.values}
-        return {**extremes, **off}
+        return {**row_labels(spec, body, taken, frames), **extremes, **off}
 
     def known(m: Mended) -> bool:
         # how it ends is known: a program of its shape ran, or it keeps a statement that failed

@@ -10,6 +10,9 @@
   is the value that comes last or first in alphabetical order, whatever the question ranks by:
   the small model writes it for "which state has the highest rate" beside ``rate =
   d['rate'].max()``, two extremes of two columns from different rows (:func:`text_extremes`).
+* A name or label bound to ``.idxmax()``/``.idxmin()`` of a column of a frame numbered by row
+  (``towns[…]['density'].idxmax()``) is the row's number, not what the question asks which of
+  (:func:`row_labels`).
 
 Such a value is still shown, with a note for the reader, and earns the one retry a value of
 clearly the wrong kind gets, with what to do for the model.
@@ -24,8 +27,8 @@ from .program_names import answer_entries, bound_once, column_of
 from .spec import AnswerSpec
 from .values import Taken
 
-__all__ = ["Miss", "as_names", "column_members", "columns_named", "distinct_values", "joined_column", "off_column", "text_extremes",
-           "unmatched_values"]
+__all__ = ["Miss", "as_names", "column_members", "columns_named", "distinct_values", "joined_column", "off_column", "row_labels",
+           "text_extremes", "unmatched_values"]
 
 #: example values a note shows
 _SHOWN = 4
@@ -342,4 +345,96 @@ def text_extremes(spec: AnswerSpec, code: str, frames: Mapping[str, Any]) -> dic
                 "not the one of the row the question ranks")
         out[part.name] = Miss(note, f"{note}; take that row first, row = {text}.loc[{text}[{by}].idx{which}()], "
                                     "then read each value from it (" + ", ".join(f"row[{c!r}]" for c in read) + ")")
+    return out
+
+
+#: what makes a frame's rows labelled by something other than their number
+_RELABELLED = frozenset({"groupby", "set_index", "pivot", "pivot_table", "crosstab", "value_counts", "resample",
+                         "unstack", "stack", "transpose", "T", "agg", "aggregate"})
+#: a subject that asks for the row itself: its number is the answer
+_ROW_WORDS = frozenset({"row", "rows", "index", "record", "records"})
+
+
+def _row_label_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -> tuple[str, str, str, str] | None:
+    """(the frame's name, the frame's source text, the column, "idxmax" or "idxmin") of
+    ``<frame …>['c'].idxmax()``, followed back through names bound once and ``int(…)``/``str(…)``,
+    where the frame is a name the rows of which keep their numbers (filters, sorts; not a
+    group-by or a new index); None otherwise."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Name) and node.id in bound:
+        return _row_label_of(bound[node.id], bound, depth + 1)
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "str")
+            and len(node.args) == 1):
+        return _row_label_of(node.args[0], bound, depth + 1)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("idxmax", "idxmin")
+            and not node.args):
+        return None
+    picked = column_of(node.func.value)
+    if picked is None:
+        return None
+    frame = node.func.value.value  # type: ignore[attr-defined]
+    if any(isinstance(n, ast.Attribute) and n.attr in _RELABELLED for n in ast.walk(frame)):
+        return None
+    root: ast.expr = frame
+    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+        root = root.func if isinstance(root, ast.Call) else root.value       # towns.sort_values(…)[…] → towns
+    return (root.id, picked[0], picked[1], node.func.attr) if isinstance(root, ast.Name) else None
+
+
+def _naming_column(frame: Any, subject: str) -> str | None:
+    """The column that names ``frame``'s rows for ``subject``: one whose name holds the subject
+    ("year" for "which year"), else the text column with the most different values, when nine
+    rows in ten have a value of their own there (names, not categories)."""
+    import pandas as pd
+
+    words = {subject, subject[:-1] if subject.endswith("s") else subject} - {""}
+    for column in frame.columns:
+        if isinstance(column, str) and words & set(column.lower().replace("-", "_").split("_")):
+            return column
+    best: tuple[int, str] | None = None
+    for column in frame.columns:
+        try:
+            series = frame[column]
+            text = pd.api.types.is_string_dtype(series.dtype) or pd.api.types.is_object_dtype(series.dtype)
+            distinct = int(series.nunique()) if text and isinstance(column, str) else 0
+        except (TypeError, ValueError, AttributeError):
+            continue
+        if distinct > 1 and 10 * distinct >= 9 * len(series) and (best is None or distinct > best[0]):
+            best = (distinct, column)
+    return best[1] if best is not None else None
+
+
+def row_labels(spec: AnswerSpec, code: str, taken: Taken, frames: Mapping[str, Any]) -> dict[str, Miss]:
+    """Each part asking which thing it is (a label, or an open part with a subject: "which
+    municipality") that the program binds to ``.idxmax()``/``.idxmin()`` of a column of a frame
+    whose rows are numbered 0, 1, 2, … (part name → what did not fit): the value is the row's
+    number (``380``), which names nothing. The retry is shown how to read the name from that row,
+    with the column that names the rows when the data has one."""
+    import pandas as pd
+
+    try:
+        tree = ast.parse(code)
+        bound = bound_once(tree)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    entries = answer_entries(tree)
+    if len(spec.parts) == 1 and spec.parts[0].name not in entries and "answer" in bound:
+        entries = {spec.parts[0].name: bound["answer"]}
+    out: dict[str, Miss] = {}
+    for part in spec.parts:
+        value = taken.values.get(part.name)
+        asks_which = part.kind == "label" or (part.kind == "any" and bool(part.subject))
+        if not asks_which or part.subject in _ROW_WORDS or isinstance(value, bool) or not isinstance(value, int):
+            continue
+        found = _row_label_of(entries[part.name], bound) if part.name in entries else None
+        frame = frames.get(found[0]) if found is not None else None
+        if found is None or frame is None or not isinstance(getattr(frame, "index", None), pd.RangeIndex):
+            continue
+        _, text, column, which = found
+        naming = part.column or _naming_column(frame, part.subject)
+        shown = repr(naming) if naming else "'<the column that names the rows>'"
+        asked = f"a {part.subject}" if part.subject else "the name asked for"
+        note = f"{value} is the number of the row .{which}() found in {column!r}, not {asked}"
+        out[part.name] = Miss(note, f"{note}; read it from that row: {text}.loc[{text}[{column!r}].{which}(), {shown}]")
     return out

@@ -860,3 +860,16 @@ def test_a_frame_respelled_and_a_column_written_bare_are_mended_before_the_check
                       "How many units were sold in the West?")
     assert r.error is None and "10" in r.text, r.text
     assert len(backend.requests) <= 2          # no retry was asked for the program
+
+
+def test_a_row_number_bound_for_which_thing_it_is_goes_back_to_read_the_name_from_its_row(program_agent):
+    frame = pd.DataFrame({"name": [f"Town {i}" for i in range(12)], "density": [float(i % 7) for i in range(12)]})
+    backend = ScriptedBackend([_program("answer = sales['density'].idxmax()"),
+                               _program("answer = sales.loc[sales['density'].idxmax(), 'name']")])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("Which municipality is the densest?")
+    assert len(backend.requests) == 2, r.text
+    told = backend.requests[1].messages[-1].content
+    assert "6 is the number of the row .idxmax() found in 'density', not a municipality" in told
+    assert "sales.loc[sales['density'].idxmax(), 'name']" in told
+    assert r.text.endswith("Town 6"), r.text

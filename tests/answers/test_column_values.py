@@ -172,3 +172,53 @@ def test_a_number_its_text_column_holds_as_a_name_is_that_name():
     other = as_names(spec, take_values(spec, {"answer": {"largest_family": 2}}), frames)
     assert other.values == {"largest_family": 2} and retry_message(spec, other)
     assert as_names(spec, taken, frames, converted={"family"}) is taken
+
+
+#: rows numbered 0, 1, …; names of their own but for one (two Hamiltons, as Ontario has)
+_TOWNS = pd.DataFrame({"name": ["Ajax", "Brampton", "Toronto", "Hamilton", "Hamilton", "Barrie", "Oshawa", "Guelph",
+                                "Milton", "Whitby"],
+                       "status": ["town", "city", "city", "city", "township", "city", "city", "city", "town", "town"],
+                       "year": list(range(2001, 2011)),
+                       "density": [1900.5, 2469.0, 4427.8, 509.1, 12.0, 1428.3, 1027.0, 1511.1, 372.0, 1269.1]})
+
+
+@pytest.mark.parametrize("question, code, read", [
+    ("Apart from Toronto, which municipality had the highest population density?",
+     "answer = towns[towns['name'] != 'Toronto']['density'].idxmax()",
+     "towns[towns['name'] != 'Toronto'].loc[towns[towns['name'] != 'Toronto']['density'].idxmax(), 'name']"),
+    ("Which year was the least dense?",
+     "row = towns.sort_values('year')['density'].idxmin()\nanswer = int(row)",
+     "towns.sort_values('year').loc[towns.sort_values('year')['density'].idxmin(), 'year']"),
+    ("What is the densest town? Format: @densest[name] @density[x]",
+     "answer = {'densest': towns['density'].idxmax(), 'density': towns['density'].max()}",
+     "towns.loc[towns['density'].idxmax(), 'name']"),
+])
+def test_a_row_number_bound_for_which_thing_it_is_goes_back_to_read_the_name(question, code, read):
+    from shell_agent_lab.answers.column_values import row_labels
+    from shell_agent_lab.answers.values import take_values
+
+    spec = read_spec(question)
+    taken = take_values(spec, {"answer": {"densest": 2, "density": 4427.8} if "@" in question else 1})
+    found = row_labels(spec, code, taken, {"towns": _TOWNS})
+    name = spec.parts[0].name
+    assert list(found) == [name] and "is the number of the row" in found[name].note
+    assert found[name].told.endswith(read)
+    assert found[name].told in (retry_message(spec, taken, found) or "")
+
+
+@pytest.mark.parametrize("question, code, frame", [
+    # grouped first: the label is the group's
+    ("Which status is densest?", "answer = towns.groupby('status')['density'].mean().idxmax()", _TOWNS),
+    # the row itself is asked
+    ("Which row has the highest density?", "answer = towns['density'].idxmax()", _TOWNS),
+    # rows labelled by their names: the label is the name
+    ("Which municipality is densest?", "answer = towns['density'].idxmax()", _TOWNS.set_index("name")),
+    # a number asked, not which thing
+    ("How dense is the densest municipality?", "answer = towns['density'].max()", _TOWNS),
+])
+def test_labels_that_are_no_row_numbers_are_left_alone(question, code, frame):
+    from shell_agent_lab.answers.column_values import row_labels
+    from shell_agent_lab.answers.values import take_values
+
+    spec = read_spec(question)
+    assert row_labels(spec, code, take_values(spec, {"answer": 2}), {"towns": frame}) == {}
