@@ -349,8 +349,19 @@ def _which_of(text: str) -> tuple[str, ...]:
     return ()
 
 
+#: how many things a question asks for, written before the things: "three", "10", "top 5"
+_A_FEW = (r"(?:(?:top|first|last)\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+         r"twenty)\s+")
+#: the things a count of them names, asked which of ("which 5 players") or as what a request
+#: opens on ("Give the three 1986 teams …", "List me the top 5 …"); numbers between are skipped
+_THINGS_COUNTED = re.compile(rf"(?:\b[Ww]hich\s+|\b[Ww]hat\s+|(?:^|\n)[ \t]*[A-Za-z]+\s+(?:me\s+|us\s+)?the\s+)"
+                             rf"{_A_FEW}(?:\d+\s+)*([A-Za-z][\w-]*)")
+
+
 def _subject(text: str) -> str:
-    m = _SUBJECT.search(text)
+    """What the question asks which of: the word after "which"/"what" ("which player"), or the
+    things it counts ("the three 1986 teams", "which 5 players")."""
+    m = _THINGS_COUNTED.search(text) or _SUBJECT.search(text)
     word = m.group(1).lower() if m else ""
     return "" if not word or word in _NOT_SUBJECT else word
 
@@ -715,8 +726,10 @@ def with_columns(spec: AnswerSpec, columns: Mapping[str, str]) -> AnswerSpec:
             continue
         if part.kind != "any" or not part.subject:
             continue
-        stem = part.subject[:-1] if part.subject.endswith("s") and len(part.subject) > 3 else part.subject
-        named = [c for c in columns if {part.subject, stem} & _column_words(c)]
+        word = part.subject
+        stems = {word, word[:-1] if word.endswith("s") and len(word) > 3 else word,
+                 word[:-3] + "y" if word.endswith("ies") and len(word) > 4 else word}      # "countries": country
+        named = [c for c in columns if stems & _column_words(c)]
         text = [c for c in named if str(columns[c]).startswith(_TEXT_TYPES)]
         if text:
             # the column that reads as the name: "player_name" over "player_team"

@@ -94,6 +94,10 @@ def write_part(value: Any, part: Part) -> Written:
         return Written(str(sum(bool(t) for t in truths)), f"counted the True values of {rows} True/False values, one per row")
     if isinstance(value, dict):
         text = ", ".join(f"{k}: {_item(v, part)}" for k, v in value.items())
+        if kind == "label" and len(value) > 1 and all(isinstance(k, str) for k in value) and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value.values()):
+            # names asked for, each with the number it was ranked by: the names, the numbers beside
+            return Written((part.separator or ", ").join(value), f"each with its value: {text}")
         if kind in ("any", "list"):
             return Written(text)
         return Written(text, f"several values where {_describe(part)} was asked", False)

@@ -567,3 +567,27 @@ def test_truth_words_written_in_title_case_stay_in_title_case():
     spec = read_spec("Is it normal? End with `Answer: <value>`, True or False.")
     assert spec.parts[0].truth == "true"
     assert write_part(False, spec.parts[0]).text == "False"
+
+
+@pytest.mark.parametrize("question, subject", [
+    ("Which three countries had the largest GDP per capita?", "countries"),
+    ("Give the three 1986 teams with the highest average 1987 salary, best paid first.", "teams"),
+    ("List the top 5 species by count.", "species"),
+    ("Which player scored the most points?", "player"),
+    # a count inside the question asks for no things by it
+    ("How many of the ten teams won more than half their games?", ""),
+    ("What is the mean of the 3 largest values?", ""),
+])
+def test_the_things_a_question_counts_are_what_it_asks_which_of(question, subject):
+    assert read_spec(question).parts[0].subject == subject
+
+
+def test_names_asked_for_each_with_the_number_it_was_ranked_by_are_written_as_the_names():
+    spec = with_columns(read_spec("Which three countries had the largest GDP?"), {"country": "str", "gdp": "float64"})
+    assert (spec.parts[0].kind, spec.parts[0].column) == ("label", "country")
+    out = write_answer(spec, take_values(spec, {"answer": {"US": 21.4, "China": 14.3, "Japan": 5.1}}))
+    assert out.text.splitlines()[-1] == "Answer: US, China, Japan"
+    assert "US: 21.4, China: 14.3, Japan: 5.1" in out.text          # the numbers are shown beside
+    # an open part keeps the mapping as it is
+    spec = read_spec("What is the mean GDP per region?")
+    assert write_answer(spec, take_values(spec, {"answer": {"West": 2.5, "East": 1.5}})).text.endswith("West: 2.5, East: 1.5")
