@@ -314,17 +314,25 @@ def _is_text(frames: Mapping[str, Any], column: str) -> bool:
     return False
 
 
+def _bindings(code: str) -> tuple[dict[str, ast.expr], dict[str, ast.expr]] | None:
+    """The ``answer = {…}`` entries of ``code`` (part name → value expression) and the names it
+    binds once; None when it does not parse."""
+    try:
+        tree = ast.parse(code)
+        return answer_entries(tree), bound_once(tree)
+    except (SyntaxError, ValueError, RecursionError):
+        return None
+
+
 def text_extremes(spec: AnswerSpec, code: str, frames: Mapping[str, Any]) -> dict[str, Miss]:
     """Each label part the program binds to ``.max()``/``.min()`` of a text column of the data
     (part name → what did not fit): the alphabetically last or first value, not the value of the
     row a number ranks highest. The retry is shown how to take that row, with the number a
     sibling part takes the extreme of when there is one."""
-    try:
-        tree = ast.parse(code)
-        bound = bound_once(tree)
-    except (SyntaxError, ValueError, RecursionError):
+    parsed = _bindings(code)
+    if parsed is None:
         return {}
-    entries = answer_entries(tree)
+    entries, bound = parsed
     extremes = {name: _extreme_of(value, bound) for name, value in entries.items()}
     out: dict[str, Miss] = {}
     kinds = {p.name: p.kind for p in spec.parts}
@@ -413,12 +421,10 @@ def row_labels(spec: AnswerSpec, code: str, taken: Taken, frames: Mapping[str, A
     with the column that names the rows when the data has one."""
     import pandas as pd
 
-    try:
-        tree = ast.parse(code)
-        bound = bound_once(tree)
-    except (SyntaxError, ValueError, RecursionError):
+    parsed = _bindings(code)
+    if parsed is None:
         return {}
-    entries = answer_entries(tree)
+    entries, bound = parsed
     if len(spec.parts) == 1 and spec.parts[0].name not in entries and "answer" in bound:
         entries = {spec.parts[0].name: bound["answer"]}
     out: dict[str, Miss] = {}
