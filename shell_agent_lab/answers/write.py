@@ -87,9 +87,9 @@ def write_part(value: Any, part: Part) -> Written:
     kind = part.kind
     if isinstance(value, str) and re.match(r"^\s*(?:Index|array|list)?\s*\(?\s*\[", value):
         value = _listed(value)                         # a printed list
-    if kind == "count" and _row_mask(value):
+    rows = _row_mask(value) if kind == "count" else 0
+    if rows:
         # one True/False per row where a count was asked: the count is of the rows it selects
-        rows = _row_mask(value)
         truths = value.values() if isinstance(value, dict) else value
         return Written(str(sum(bool(t) for t in truths)), f"counted the True values of {rows} True/False values, one per row")
     if isinstance(value, dict):
