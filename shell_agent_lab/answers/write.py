@@ -26,7 +26,7 @@ NOT_COMPUTED = "could not compute"
 #: what a retry is told when a part came out NaN
 NAN_ADVICE = "Drop missing values first (scipy.stats and numpy do not skip them)."
 
-#: more values than this where one number or yes/no was asked: a column, not what was asked
+#: more values than this where one number, yes/no or name was asked: a column, not what was asked
 _FEW = 10
 _TRUE = frozenset({"true", "yes", "y", "t"})
 _FALSE = frozenset({"false", "no", "n", "f"})
@@ -108,6 +108,9 @@ def write_part(value: Any, part: Part) -> Written:
         if kind in ("number", "count", "yesno") and len(value) > 1:
             # a part described as numbers may hold several; a column of them is no statistic
             return Written(text, f"{len(value)} values where {_describe(part)} was asked", len(value) > _FEW)
+        if kind == "label" and len(value) > _FEW:
+            # a name (or the few names a question counts) is asked; a column of them is no answer
+            return Written(text, f"{len(value)} values where {_describe(part)} was asked", True)
         return Written(text)
     if isinstance(value, bool) or (isinstance(value, str) and _unwrap(value).lower().rstrip(".!") in _TRUE | _FALSE
                                    and kind in ("yesno", "any")):

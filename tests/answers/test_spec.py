@@ -414,6 +414,19 @@ def test_a_column_of_values_where_one_number_was_asked_is_shown_with_a_note_and_
     assert retry_message(spec, few) is None
 
 
+def test_a_column_of_names_where_one_name_was_asked_is_shown_with_a_note_and_goes_back_once():
+    spec = read_spec("Which hitter had the most hits? Give @best_hitter[name] @hits[count].")
+    names = [f"Player {i}" for i in range(322)]
+    taken = take_values(spec, {"answer": {"best_hitter": names, "hits": 238}})
+    out = write_answer(spec, taken)
+    assert "322 values where a name was asked" in out.text
+    assert "Player 0, Player 1, " in out.text                              # shown, never dropped
+    assert (retry_message(spec, taken) or "").startswith("best_hitter came out as 322 values")
+    # the few names a question may ask for stay as they are, with no retry
+    few = take_values(spec, {"answer": {"best_hitter": ["Don Mattingly", "Kirby Puckett"], "hits": 238}})
+    assert retry_message(spec, few) is None
+
+
 def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
     spec = read_spec("Which three countries gained the most?\nFormat: @top_3[country1, country2, country3]")
     told = retry_message(spec, take_values(spec, {"answer": {"top_3": ["Oman", "Oman", "Oman"]}})) or ""
