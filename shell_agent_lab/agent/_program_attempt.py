@@ -19,7 +19,7 @@ from ..answers.least_squares import stand_ins
 from ..answers.program_prompt import (SYSTEM_PROMPT, FrameView, answer_bound_at, extract_code, loads_data, own_frames,
                                       preamble, repaired, retry_prompt, with_imports, with_preamble)
 from ..answers.program_repairs import (fitted_unpacks, flag_columns, flags_used, grouped_reductions, mended_calls,
-                                       masks_parenthesised, counts_on_rows, offsets_respelled, modules_respelled, sampled_groups, series_grouped,
+                                       masks_parenthesised, counts_on_rows, offsets_respelled, members_respelled, modules_respelled, sampled_groups, series_grouped,
                                        bare_columns, explodes_framed, frames_respelled,
                                        without_inplace)
 from ..llm.types import ChatOptions, Message, unseen
@@ -156,6 +156,7 @@ def mend(code: str, columns: Sequence[str], label: str | None = None,
         (masks_parenthesised, "masks written with their parentheses"),
         (counts_on_rows, "counts per value compared as row masks mapped onto the rows"),
         (offsets_respelled, "frequency aliases written as this pandas names them"),
+        (members_respelled, "members pandas took away written as what it offers now"),
         (modules_respelled, "modules reached through another module written as themselves"),
         (lambda b: series_grouped(b, columns), "columns grouped by another column's name written as the frame grouped"),
         (explodes_framed, "columns exploded into themselves written as the frame exploded on them"),

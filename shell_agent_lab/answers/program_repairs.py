@@ -43,6 +43,12 @@
   gave it, when that name parses (:func:`offsets_respelled`). Under a pandas that still takes
   the old alias nothing changes. A small model wrote ``resample('Y')`` again on its retry, told
   the error.
+- **Members pandas took away.** ``f['date'].dt.weekday_name``, ``.dt.week`` and ``.dt.weekofyear``,
+  ``s.iteritems()``, ``s.is_monotonic`` (gone by pandas 2 or 3) are written as what the installed
+  pandas offers instead (``.dt.day_name()``, ``.dt.isocalendar().week``, ``s.items()``,
+  ``s.is_monotonic_increasing``) when it no longer has them (:func:`members_respelled`). A small
+  model learnt them from older code; the run would stop at the first, with the parts after it
+  not computed.
 - **Rows kept by a count of their value.** ``f[f['state'].value_counts() >= 100]`` (or
   ``f.groupby('state').size()``, or a name bound to either) compares counts indexed by the
   column's values, not by the frame's rows, so pandas refuses the mask ("Unalignable boolean
@@ -82,7 +88,7 @@ from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
            "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
-           "offsets_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "explodes_framed", "frames_respelled",
+           "offsets_respelled", "members_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "explodes_framed", "frames_respelled",
            "GROUPS_AT_MOST"]
 
 #: the names every program can read without binding them
@@ -498,6 +504,70 @@ def offsets_respelled(code: str) -> tuple[str, list[str]]:
         return None
 
     return _rewrite(code, edit, "a frequency alias written as this pandas names it")
+
+
+#: members pandas took away, with what the installed pandas offers in their place: for each the
+#: name, where it was (the datetime accessor ``.dt``, or any pandas object), whether it was
+#: called, and what is written instead (in a call, or as a chain of attributes after the object)
+_MEMBER_RENAMES: dict[str, tuple[str, bool, str]] = {
+    "weekday_name": ("dt", False, "day_name()"),
+    "weekofyear": ("dt", False, "isocalendar().week"),
+    "week": ("dt", False, "isocalendar().week"),
+    "iteritems": ("any", True, "items"),
+    "is_monotonic": ("any", False, "is_monotonic_increasing"),
+}
+
+
+@functools.lru_cache(maxsize=32)
+def _member_gone(name: str) -> bool:
+    """Whether no pandas object of the installed pandas has ``name`` any more."""
+    import pandas as pd
+
+    dates = pd.Series(pd.to_datetime(["2020-01-06"]))
+    holders = (dates.dt,) if _MEMBER_RENAMES[name][0] == "dt" else (pd.Series, pd.DataFrame, pd.Index)
+    return not any(hasattr(holder, name) for holder in holders)
+
+
+def members_respelled(code: str) -> tuple[str, list[str]]:
+    """``code`` with each pandas member the installed pandas took away written as what it offers
+    instead (``f['d'].dt.weekday_name`` → ``f['d'].dt.day_name()``, ``s.iteritems()`` →
+    ``s.items()``, ``s.is_monotonic`` → ``s.is_monotonic_increasing``), and what changed.
+    Names on the datetime accessor are read only after ``.dt`` (``f.week`` may be a column);
+    under a pandas that still has a member nothing changes."""
+    def edit(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:
+            found = _MEMBER_RENAMES.get(node.func.attr)
+            if found is not None and not found[1] and _on_accessor(node.func, found[0]) and _member_gone(node.func.attr):
+                return node, f"{ast.unparse(node.func.value)}.{found[2]}"    # written as a call: the call is the member
+        if not isinstance(node, ast.Attribute):
+            return None
+        found = _MEMBER_RENAMES.get(node.attr)
+        if found is None or not _on_accessor(node, found[0]) or not _member_gone(node.attr):
+            return None
+        return node, f"{ast.unparse(node.value)}.{found[2]}"
+
+    code, changed = _rewrite(code, _outermost(edit), "a member pandas took away written as what it offers now")
+    return code, changed
+
+
+def _on_accessor(node: ast.Attribute, where: str) -> bool:
+    return where == "any" or (isinstance(node.value, ast.Attribute) and node.value.attr == where)
+
+
+def _outermost(edit: Callable[[ast.AST], tuple[ast.expr, str] | None]) -> Callable[[ast.AST], tuple[ast.expr, str] | None]:
+    """``edit`` that leaves a node alone when it is the callee of a call ``edit`` rewrites whole
+    (``x.dt.weekday_name()``: the call is written, not its attribute too)."""
+    called: set[int] = set()
+
+    def once(node: ast.AST) -> tuple[ast.expr, str] | None:
+        if id(node) in called:
+            return None
+        found = edit(node)
+        if found is not None and isinstance(node, ast.Call):
+            called.add(id(node.func))
+        return found
+
+    return once
 
 
 #: the modules a program is handed, by the names it is handed them under

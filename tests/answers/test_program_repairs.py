@@ -440,3 +440,38 @@ def test_a_frames_name_respelled_but_for_case_is_the_frame():
         assert frames_respelled(kept, ["forbes"]) == (kept, [])
     # two frames named alike but for case: which one is not known
     assert frames_respelled("n = len(SALES)", ["sales", "Sales"]) == ("n = len(SALES)", [])
+
+
+@pytest.mark.parametrize("code, mended", [
+    ("w = f['birth'].dt.weekday_name.value_counts()", "w = f['birth'].dt.day_name().value_counts()"),
+    ("w = pd.to_datetime(f['birth']).dt.weekday_name", "w = pd.to_datetime(f['birth']).dt.day_name()"),
+    ("w = f['birth'].dt.weekday_name()", "w = f['birth'].dt.day_name()"),
+    ("k = f['birth'].dt.week.max()", "k = f['birth'].dt.isocalendar().week.max()"),
+    ("k = f['birth'].dt.weekofyear", "k = f['birth'].dt.isocalendar().week"),
+    ("for name, col in f.iteritems():\n    pass", "for name, col in f.items():\n    pass"),
+    ("up = f['x'].is_monotonic", "up = f['x'].is_monotonic_increasing"),
+])
+def test_a_member_pandas_took_away_is_written_as_what_it_offers_now(code, mended):
+    from shell_agent_lab.answers.program_repairs import members_respelled
+    out, changed = members_respelled(code)
+    assert out == mended and changed
+
+
+@pytest.mark.parametrize("code", [
+    "w = f.week.max()",                       # a column named week, not the datetime accessor's
+    "w = f['birth'].dt.day_name()",
+    "k = f['birth'].dt.isocalendar().week",
+    "for name, col in f.items():\n    pass",
+    "up = f['x'].is_monotonic_increasing",
+])
+def test_members_pandas_has_are_left_as_written(code):
+    from shell_agent_lab.answers.program_repairs import members_respelled
+    assert members_respelled(code) == (code, [])
+
+
+def test_the_respelled_weekday_runs_and_counts_by_name():
+    from shell_agent_lab.answers.program_repairs import members_respelled
+    frame = pd.DataFrame({"birth": pd.to_datetime(["2024-01-01", "2024-01-08", "2024-01-03"])})
+    scope = {"f": frame, "pd": pd}
+    exec(members_respelled("quietest = f['birth'].dt.weekday_name.value_counts().idxmin()")[0], scope)
+    assert scope["quietest"] == "Wednesday"
