@@ -208,7 +208,7 @@ def test_the_second_external_set_is_asked_with_its_own_tables_and_scorer(tmp_pat
         assert answers.main(["--set", "external", "--external", "external2", "--write-files", str(tmp_path)]) == 0
         assert sorted(p.name for p in tmp_path.glob("*.csv")) == sorted(external_set.tables())
         with pytest.raises(KeyError, match="no external set"):
-            external_set.use("external9")
+            external_set.use("external99")
     finally:
         external_set.use("external")
     assert external_set.items(("plain",))[0].question_id.startswith("ext-")
