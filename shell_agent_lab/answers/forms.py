@@ -28,7 +28,7 @@ class Slot:
     name: str
     kind: str = "any"           # number | integer | percent | bool | text | list | any
     decimals: int | None = None
-    #: how a yes/no value is written: "yes" (Yes/No) or "true" (True/False)
+    #: how a yes/no value is written: "yes" (Yes/No) or as the question spells it (``Part.truth``)
     truth: str = "yes"
     placeholder: str = ""
     #: the values the question allows, as it writes them

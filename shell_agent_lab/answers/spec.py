@@ -45,8 +45,8 @@ class Part:
     allowed: tuple[str, ...] = ()
     #: the part's place in the answer (0-based)
     order: int = 0
-    #: how a yes/no value is written: "yes" (Yes/No), "true" (True/False) or "TRUE" (TRUE/FALSE,
-    #: as a question in capitals writes them); :func:`truth_word` writes it
+    #: how a yes/no value is written: "yes" (Yes/No), or as the question spells the truth values,
+    #: "True" (True/False), "true" (true/false) or "TRUE" (TRUE/FALSE); :func:`truth_word` writes it
     truth: str = "yes"
     #: a percentage from 0 to 100
     percent: bool = False
@@ -228,15 +228,28 @@ def _truth(description: str) -> str:
     words = set(_words(description))
     if not words & {"true", "false", "boolean", "bool"}:
         return "yes"
-    return "TRUE" if re.search(r"\b(?:TRUE|FALSE)\b", description) else "true"
+    return _spelled(description)
+
+
+def _spelled(text: str) -> str:
+    """How ``text`` spells the truth values, as the first of them it writes is spelled: ``TRUE``,
+    ``True`` or ``true`` (a JavaScript or JSON literal is lower case); ``True`` when it writes
+    neither ("a boolean")."""
+    m = re.search(r"\b(true|false)\b", text, re.I)
+    if m is None:
+        return "True"
+    word = m.group(1)
+    return "TRUE" if word.isupper() else "True" if word[0].isupper() else "true"
 
 
 def truth_word(truth: str, flag: bool) -> str:
     """The word a yes/no value is written with, in the way ``truth`` (a :attr:`Part.truth`) says."""
     if truth == "TRUE":
         return "TRUE" if flag else "FALSE"
-    if truth == "true":
+    if truth == "True":
         return "True" if flag else "False"
+    if truth == "true":
+        return "true" if flag else "false"
     return "Yes" if flag else "No"
 
 
@@ -540,8 +553,7 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     literals = list(dict.fromkeys(literals))
     low = {v.lower() for v in literals}
     if len(literals) >= 2 and (low <= {"yes", "no"} or low <= {"true", "false"}):
-        capitals = all(v.isupper() for v in literals)
-        part = Part(ANSWER, "yesno", truth=("TRUE" if capitals else "true") if low <= {"true", "false"} else "yes")
+        part = Part(ANSWER, "yesno", truth=_spelled(" ".join(literals)) if low <= {"true", "false"} else "yes")
         return AnswerSpec(LINE, (part,), precision, "syntax")
     if len(literals) >= 2:
         return AnswerSpec(LINE, (Part(ANSWER, "label", allowed=tuple(literals)),), precision, "syntax")

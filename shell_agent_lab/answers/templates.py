@@ -16,6 +16,11 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.token import Keyword
+from pygments.util import ClassNotFound
+
 __all__ = ["Template", "DEFAULT", "read_template", "ObjectForm", "read_object", "object_line", "object_values"]
 
 
@@ -203,11 +208,36 @@ def _label(token: str) -> bool:
     return token.rstrip(_CLAUSE_END).endswith((":", "="))
 
 
-def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
+@functools.lru_cache(maxsize=32)
+def _language(text: str) -> Lexer | None:
+    """The lexer of the programming language ``text`` names by a capitalised word
+    (``JavaScript``, ``SQL``, ``Rust``), if it names one."""
+    for word in dict.fromkeys(re.findall(r"(?<![\w.])[A-Z][\w+#]*", text)):
+        try:
+            return get_lexer_by_name(word.lower())
+        except ClassNotFound:
+            continue
+    return None
+
+
+def _declares(language: Callable[[], Lexer | None], word: str, before: str) -> bool:
+    """Whether ``word``, just before a label, is a keyword of the named language that opens the
+    line of code (``const`` in ``…JavaScript, const answer = ...;``): the language's own lexer
+    reads it as a keyword, and it follows the start of the line or the end of a clause."""
+    if not word.isalpha() or (before.strip() and before.rstrip()[-1] not in ",:;`'\""):
+        return False
+    lexer = language()
+    return lexer is not None and any(kind in Keyword and text == word for kind, text in lexer.get_tokens(word))
+
+
+def _around(line: str, start: int, end: int,
+            language: Callable[[], Lexer | None] = lambda: None) -> tuple[str, str] | None:
     """The text of a form around a slot at ``line[start:end]``: the words beside it that hold
     markup, out to a label (a word ending in ``:`` or ``=``, or the word before a lone ``=``),
-    and past a label only over marks alone (``<!-- result: ...``); None when nothing but the
-    sentence's own words stands beside it."""
+    and past a label only over marks alone (``<!-- result: ...``) or over a keyword of the
+    language the text names opening the line of code (:func:`_declares`; the ``;`` that ends
+    its statement is then the form's too); None when nothing but the sentence's own words
+    stands beside it."""
     lead = re.split(r"(\s+)", line[:start])
     kept = lead[-1]
     if kept and not (_markup(kept) or _quote(kept)):
@@ -216,11 +246,14 @@ def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
         return _label(word) and any(c.isalnum() for c in word)
 
     labelled = bool(kept) and named(kept)
+    statement = False
     at = len(lead) - 3
     while at >= 0:
         word = lead[at]
         lone = kept.split()[:1] in (["="], [":"])
         if labelled and any(c.isalnum() for c in word):
+            if not statement and _declares(language, word, "".join(lead[:at])):
+                kept, statement = word + lead[at + 1] + kept, True
             break
         if not (_markup(word) or (lone and word.isalpha()) or (_keyword(word) and _quote(kept))):
             break
@@ -238,7 +271,7 @@ def _around(line: str, start: int, end: int) -> tuple[str, str] | None:
            and not _ASIDE.match(trail[at + 1])):
         closing += trail[at] + trail[at + 1]
         at += 2
-    closing = closing.rstrip(_CLAUSE_END)
+    closing = closing.rstrip(_CLAUSE_END) + (";" if statement and closing.startswith(";") else "")
     if not (_markup(kept) or _markup(closing)):
         return None
     return kept, closing
@@ -251,6 +284,7 @@ def _slot_bare(text: str) -> Template | None:
     value>``, ``<<< SLOT >>>``)."""
     text = text or ""
     lines = text.split("\n")
+    language = functools.partial(_language, text)
     offset = 0
     for i, line in enumerate(lines):
         slots = list(_BARE_SLOT.finditer(line))
@@ -260,7 +294,7 @@ def _slot_bare(text: str) -> Template | None:
         for m in sorted(slots, key=lambda m: m.start()):
             if _quoted_at(text, offset + m.start()):
                 continue                   # a quoted form is read as quoted, or not at all
-            found = _around(line, m.start(), m.end())
+            found = _around(line, m.start(), m.end(), language)
             if m is shown and found is None:
                 # an example line shown on its own is the form as a whole, words and all
                 found = (line[:m.start()].lstrip(), line[m.end():].rstrip())
@@ -390,8 +424,8 @@ def object_line(pairs: list[tuple[str, str | None, object]]) -> str:
 def _json(text: str | None, raw: object) -> str:
     if text is None:
         return "null"
-    if text in ("True", "False"):
-        return "true" if text == "True" else "false"
+    if text in ("True", "False", "true", "false", "TRUE", "FALSE"):
+        return text.lower()
     if isinstance(raw, (list, tuple)):
         return "[" + ", ".join(_json(str(x), x) if not isinstance(x, str) else json.dumps(x) for x in raw) + "]"
     if re.fullmatch(r"-?\d+(?:\.\d+)?", text):

@@ -99,7 +99,8 @@ def test_answer_line_from_the_only_value_printed():
 @pytest.mark.parametrize("raw, slot, written", [
     ("np.float64(3.14159)", Slot("x", "number", 2), "3.14"),
     ("True", Slot("x", "bool", truth="yes"), "Yes"),
-    ("no", Slot("x", "bool", truth="true"), "False"),
+    ("no", Slot("x", "bool", truth="True"), "False"),
+    ("no", Slot("x", "bool", truth="true"), "false"),
     ("['North', 'South']", Slot("x", "list"), "North, South"),
     ("Index(['a', 'b'], dtype='object')", Slot("x", "list"), "a, b"),
     ("$1,234.567", Slot("x", "number", 1), "1234.6"),
@@ -202,7 +203,7 @@ def test_the_values_a_question_lists_are_the_only_ones_a_part_takes(question, op
 def test_the_answer_lines_own_alternatives_are_its_options():
     form = read_form("Which tariff uses more? Close with a final line `Answer: E7` or `Answer: STD`.")
     assert form.slots[0].options == ("E7", "STD")
-    assert read_form("Is it above 5? End with Answer: True or Answer: False").slots[0].truth == "true"
+    assert read_form("Is it above 5? End with Answer: True or Answer: False").slots[0].truth == "True"
 
 
 def test_a_value_outside_the_listed_options_is_not_an_answer():

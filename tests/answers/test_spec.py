@@ -100,7 +100,7 @@ def test_a_metasyntactic_part_alone_is_a_part():
 def test_a_yes_no_vocabulary_is_read_from_a_menu_without_fixing_the_kind():
     spec = read_spec("How does it compare with 5? End your reply with one line `Answer: <value>`: True or False "
                      "for a yes/no question, several values comma-separated inside [ ].")
-    assert spec.parts[0].kind == "any" and spec.parts[0].truth == "true"
+    assert spec.parts[0].kind == "any" and spec.parts[0].truth == "True"
     assert write_answer(spec, take_values(spec, {"answer": True})).text == "Answer: True"
     assert write_answer(spec, take_values(spec, {"answer": 15})).text == "Answer: 15"
 
@@ -578,7 +578,7 @@ def test_truth_words_in_capitals_and_a_list_made_by_a_call_are_written_as_shown(
 
 def test_truth_words_written_in_title_case_stay_in_title_case():
     spec = read_spec("Is it normal? End with `Answer: <value>`, True or False.")
-    assert spec.parts[0].truth == "true"
+    assert spec.parts[0].truth == "True"
     assert write_part(False, spec.parts[0]).text == "False"
 
 

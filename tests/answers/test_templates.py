@@ -52,7 +52,24 @@ FORMS = [
     # a quoted slot in a line of code, with the keywords in capitals beside it
     ("End with one SQL line, written as SELECT '...' AS answer_value; with the result inside the quotes.",
      "SELECT '1234.5' AS answer_value"),
+    # a lower-case keyword of the language the instruction names opens its line of code, and the
+    # semicolon that ends the statement is part of it
+    ("End with one line of JavaScript, const answer = ...; whose right-hand side is the result.",
+     "const answer = 1234.5;"),
+    ("Finish with a Rust line: let answer = ...;", "let answer = 1234.5;"),
+    ("Close, in Scala, with: val answer = ...", "val answer = 1234.5"),
 ]
+
+
+@pytest.mark.parametrize("instruction, opening", [
+    # no language named, or the keyword is the sentence's own word: the label opens the form
+    ("Close with let result = ...; in code.", "result = "),
+    ("End with answer = ...; in JavaScript.", "answer = "),
+    ("Then write answer = ... at the very end.", "answer = "),
+])
+def test_a_word_before_the_label_is_kept_only_as_a_named_languages_keyword_opening_the_code(instruction, opening):
+    found = read_template(f"{Q} {instruction}")
+    assert found is not None and found.opening == opening
 
 
 @pytest.mark.parametrize("instruction, line", FORMS)
@@ -238,3 +255,13 @@ def test_a_slot_written_bare_with_markup_beside_it_is_the_form(instruction, writ
 ])
 def test_no_form_from_a_slot_among_the_sentences_own_words_or_inside_quotes(text):
     assert read_template(text) is None
+
+
+def test_truth_words_are_written_as_the_question_spells_them():
+    ask = "Is the mean above 5? End with one line of JavaScript, const answer = ...; with true or false."
+    spec = read_spec(ask)
+    out = write_answer(spec, take_values(spec, {"answer": True}))
+    assert out.text.splitlines()[-1] == "const answer = true;"
+    for spelled, word in (("True or False", "False"), ("TRUE or FALSE", "FALSE"), ("true or false", "false")):
+        spec = read_spec(f"Is the mean above 5? End with `Answer: <value>`, {spelled}.")
+        assert write_answer(spec, take_values(spec, {"answer": False})).text.splitlines()[-1] == f"Answer: {word}"
