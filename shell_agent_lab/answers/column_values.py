@@ -390,15 +390,16 @@ def _row_label_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0)
     return (root.id, picked[0], picked[1], node.func.attr) if isinstance(root, ast.Name) else None
 
 
-def _naming_column(frame: Any, subject: str) -> str | None:
-    """The column that names ``frame``'s rows for ``subject``: one whose name holds the subject
-    ("year" for "which year"), else the text column with the most different values, when nine
-    rows in ten have a value of their own there (names, not categories)."""
+def _naming_column(frame: Any, *subjects: str, measured: str = "") -> str | None:
+    """The column that names ``frame``'s rows for ``subjects``: one whose name holds a subject
+    ("year" for "which year", or for a part named ``peak_year``), else the text column with the
+    most different values, when nine rows in ten have a value of their own there (names, not
+    categories)."""
     import pandas as pd
 
-    words = {subject, subject[:-1] if subject.endswith("s") else subject} - {""}
+    words = {w for s in subjects for w in (s, s[:-1] if s.endswith("s") else s)} - {""}
     for column in frame.columns:
-        if isinstance(column, str) and words & set(column.lower().replace("-", "_").split("_")):
+        if isinstance(column, str) and column != measured and words & set(column.lower().replace("-", "_").split("_")):
             return column
     best: tuple[int, str] | None = None
     for column in frame.columns:
@@ -414,11 +415,12 @@ def _naming_column(frame: Any, subject: str) -> str | None:
 
 
 def row_labels(spec: AnswerSpec, code: str, taken: Taken, frames: Mapping[str, Any]) -> dict[str, Miss]:
-    """Each part asking which thing it is (a label, or an open part with a subject: "which
-    municipality") that the program binds to ``.idxmax()``/``.idxmin()`` of a column of a frame
-    whose rows are numbered 0, 1, 2, … (part name → what did not fit): the value is the row's
-    number (``380``), which names nothing. The retry is shown how to read the name from that row,
-    with the column that names the rows when the data has one."""
+    """Each part the program binds to ``.idxmax()``/``.idxmin()`` of a column of a frame whose
+    rows are numbered 0, 1, 2, … (part name → what did not fit), unless the part asks for the
+    row itself: the value is the row's number (``380``), which is neither a thing the question
+    names ("which municipality") nor a value of the row ("the year of the peak", 177 where 1947
+    was asked). The retry is shown how to read the value from that row, with the column that
+    names the rows, or holds the part's subject, when the data has one."""
     import pandas as pd
 
     parsed = _bindings(code)
@@ -430,17 +432,18 @@ def row_labels(spec: AnswerSpec, code: str, taken: Taken, frames: Mapping[str, A
     out: dict[str, Miss] = {}
     for part in spec.parts:
         value = taken.values.get(part.name)
-        asks_which = part.kind == "label" or (part.kind == "any" and bool(part.subject))
-        if not asks_which or part.subject in _ROW_WORDS or isinstance(value, bool) or not isinstance(value, int):
+        named = {part.subject} if part.subject else set(part.name.lower().split("_")) - {""}
+        if named & _ROW_WORDS or isinstance(value, bool) or not isinstance(value, int):
             continue
         found = _row_label_of(entries[part.name], bound) if part.name in entries else None
         frame = frames.get(found[0]) if found is not None else None
         if found is None or frame is None or not isinstance(getattr(frame, "index", None), pd.RangeIndex):
             continue
         _, text, column, which = found
-        naming = part.column or _naming_column(frame, part.subject)
+        naming = part.column or _naming_column(frame, *sorted(named), measured=column)
         shown = repr(naming) if naming else "'<the column that names the rows>'"
-        asked = f"a {part.subject}" if part.subject else "the name asked for"
+        asked = (f"a {part.subject}" if part.subject else
+                 "the name asked for" if part.kind == "label" else f"the {part.name.replace('_', ' ')} asked for")
         note = f"{value} is the number of the row .{which}() found in {column!r}, not {asked}"
         out[part.name] = Miss(note, f"{note}; read it from that row: {text}.loc[{text}[{column!r}].{which}(), {shown}]")
     return out

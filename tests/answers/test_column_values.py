@@ -192,13 +192,18 @@ _TOWNS = pd.DataFrame({"name": ["Ajax", "Brampton", "Toronto", "Hamilton", "Hami
     ("What is the densest town? Format: @densest[name] @density[x]",
      "answer = {'densest': towns['density'].idxmax(), 'density': towns['density'].max()}",
      "towns.loc[towns['density'].idxmax(), 'name']"),
+    # not a name but a value of the row: the year of the peak, read from the column of years
+    ("When was the density at its peak? Give @max_density_year[yyyy] and @max_density[x].",
+     "answer = {'max_density_year': towns['density'].idxmax(), 'max_density': towns['density'].max()}",
+     "towns.loc[towns['density'].idxmax(), 'year']"),
 ])
 def test_a_row_number_bound_for_which_thing_it_is_goes_back_to_read_the_name(question, code, read):
     from shell_agent_lab.answers.column_values import row_labels
     from shell_agent_lab.answers.values import take_values
 
     spec = read_spec(question)
-    taken = take_values(spec, {"answer": {"densest": 2, "density": 4427.8} if "@" in question else 1})
+    first = spec.parts[0].name
+    taken = take_values(spec, {"answer": {first: 2, spec.parts[-1].name: 4427.8} if "@" in question else 1})
     found = row_labels(spec, code, taken, {"towns": _TOWNS})
     name = spec.parts[0].name
     assert list(found) == [name] and "is the number of the row" in found[name].note
@@ -215,6 +220,8 @@ def test_a_row_number_bound_for_which_thing_it_is_goes_back_to_read_the_name(que
     ("Which municipality is densest?", "answer = towns['density'].idxmax()", _TOWNS.set_index("name")),
     # a number asked, not which thing
     ("How dense is the densest municipality?", "answer = towns['density'].max()", _TOWNS),
+    # the row's number is what a part named for the row asks
+    ("Where is the peak? Give @peak_row[n].", "answer = {'peak_row': towns['density'].idxmax()}", _TOWNS),
 ])
 def test_labels_that_are_no_row_numbers_are_left_alone(question, code, frame):
     from shell_agent_lab.answers.column_values import row_labels
