@@ -92,6 +92,9 @@ def write_part(value: Any, part: Part) -> Written:
         # one True/False per row where a count was asked: the count is of the rows it selects
         truths = value.values() if isinstance(value, dict) else value
         return Written(str(sum(bool(t) for t in truths)), f"counted the True values of {rows} True/False values, one per row")
+    if isinstance(value, (dict, list, tuple)) and not value:
+        # nothing where a value was asked: most often a filter that kept no rows
+        return Written("none", "no values (an empty result)", True)
     if isinstance(value, dict):
         text = ", ".join(f"{k}: {_item(v, part)}" for k, v in value.items())
         if kind == "label" and len(value) > 1 and all(isinstance(k, str) for k in value) and all(
@@ -199,6 +202,11 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
                 told.append(f"{_name(part)} came out as one True/False for each of {rows} rows, but the question "
                             "asks for the answer about them: reduce it to that answer (for example with .any(), "
                             ".all(), .sum() or the rows it selects)")
+            elif written.clear and isinstance(value, (dict, list, tuple)) and not value:
+                told.append(f"{_name(part)} came out empty, with no values, but the question asks for "
+                            f"{_describe(part)}: check that each filter keeps the rows it means (print how many rows "
+                            "it keeps, and how the data writes the values compared: case, spelling, type) and "
+                            "compute it again")
             elif _one_name_over(value):
                 # the first rows' label repeated: what was ranked was not one value per label
                 told.append(f"{_name(part)} came out as one name {len(value)} times ({value[0]!r}), but the question "

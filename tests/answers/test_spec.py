@@ -427,6 +427,20 @@ def test_a_column_of_names_where_one_name_was_asked_is_shown_with_a_note_and_goe
     assert retry_message(spec, few) is None
 
 
+@pytest.mark.parametrize("question, answer, name", [
+    ("Which three towns had the most rain?", {"answer": []}, "the answer"),
+    ("Which states lost people, and how many are there? Give @states[a, b, …] @count[n].",
+     {"answer": {"states": {}, "count": 4}}, "states"),
+])
+def test_an_empty_result_is_written_as_none_with_a_note_and_goes_back_once(question, answer, name):
+    spec = read_spec(question)
+    taken = take_values(spec, answer)
+    out = write_answer(spec, taken)
+    assert "no values (an empty result)" in out.text
+    assert any(line.endswith(("none", "[none]")) for line in out.text.splitlines())
+    assert (retry_message(spec, taken) or "").startswith(f"{name} came out empty")
+
+
 def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
     spec = read_spec("Which three countries gained the most?\nFormat: @top_3[country1, country2, country3]")
     told = retry_message(spec, take_values(spec, {"answer": {"top_3": ["Oman", "Oman", "Oman"]}})) or ""
