@@ -546,8 +546,7 @@ def members_respelled(code: str) -> tuple[str, list[str]]:
             return None
         return node, f"{ast.unparse(node.value)}.{found[2]}"
 
-    code, changed = _rewrite(code, _outermost(edit), "a member pandas took away written as what it offers now")
-    return code, changed
+    return _rewrite(code, _outermost(edit), "a member pandas took away written as what it offers now")
 
 
 def _on_accessor(node: ast.Attribute, where: str) -> bool:
