@@ -166,6 +166,8 @@ def _rows_picked(frames: list[pd.DataFrame]) -> Callable[[pd.Series], bool]:
 
 
 def _as_text_if_needed(value: Any, picked: Callable[[pd.Series], bool] | None = None, limit: int = 0) -> Any:
+    if isinstance(value, pd.DataFrame) and value.shape[1] == 1:
+        value = value.iloc[:, 0]           # a frame of one column is that column's values
     small = jsonable(value, depth=0, picked=picked, limit=limit or _SMALL)
     if small is not _SKIP:
         return small

@@ -123,6 +123,9 @@ def write_part(value: Any, part: Part) -> Written:
                            "" if kind in ("yesno", "any") or not part.allowed else f"yes/no where {_describe(part)} was asked")
         return Written(truth_word(part.truth, flag), f"yes/no where {_describe(part)} was asked", False)
     text = _unwrap(value)
+    if isinstance(value, str) and _table_lines(value) >= _TABLE_LINES:
+        # a printed table (a frame bound whole): no one value, name or list is written so
+        return Written(text, f"a table of {_table_lines(value)} lines where {_describe(part)} was asked", True)
     if kind == "label" and part.column and isinstance(value, str):
         # a text for a part tied to a text column is a name whatever its letters ('185', '136A'):
         # whether the column holds it is the column's check (:func:`.column_values.off_column`)
@@ -154,6 +157,15 @@ def write_part(value: Any, part: Part) -> Written:
     if kind == "date" and re.match(r"^\d{4}-\d{2}-\d{2} 00:00:00$", text):
         return Written(text[:10])
     return Written(text)
+
+
+#: the fewest lines of a text value that make it a printed table (a header and two rows)
+_TABLE_LINES = 3
+
+
+def _table_lines(text: str) -> int:
+    """How many lines of ``text`` hold something."""
+    return sum(1 for line in text.splitlines() if line.strip())
 
 
 def _name(part: Part) -> str:
@@ -207,6 +219,11 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
                             f"{_describe(part)}: check that each filter keeps the rows it means (print how many rows "
                             "it keeps, and how the data writes the values compared: case, spelling, type) and "
                             "compute it again")
+            elif written.clear and isinstance(value, str) and _table_lines(value) >= _TABLE_LINES:
+                told.append(f"{_name(part)} came out as a printed table of {_table_lines(value)} lines (a DataFrame "
+                            f"bound whole), but the question asks for {_describe(part)}: compute what it asks from "
+                            "the rows, then bind those values themselves (one value, or a column's values as a "
+                            "list with .tolist())")
             elif _one_name_over(value):
                 # the first rows' label repeated: what was ranked was not one value per label
                 told.append(f"{_name(part)} came out as one name {len(value)} times ({value[0]!r}), but the question "

@@ -244,19 +244,22 @@ def test_rows_picked_from_a_column_come_back_as_their_values(frames):
 
 
 def test_an_answer_is_never_dropped_for_its_type(frames):
-    """A month as a Period, the top names as an Index, numbers as an array: each part comes back
-    (as its text when JSON has no place for it), and one odd part does not take the others."""
+    """A month as a Period, the top names as an Index, numbers as an array, a frame: each part
+    comes back (as its text when JSON has no place for it), and one odd part does not take the
+    others."""
     source = ("import pandas as pd\nimport numpy as np\n"
               "by_month = df.groupby(pd.to_datetime(df['when']).dt.to_period('M')).size()\n"
               "answer = {'busiest': by_month.idxmax(), 'count': by_month.max(),\n"
               "          'top': df.groupby('region')['sales'].sum().nlargest(2).index,\n"
-              "          'spread': np.array([1.5, 2.0]), 'table': df[['region']].head(1)}\n")
+              "          'spread': np.array([1.5, 2.0]), 'table': df[['region', 'sales']].head(2),\n"
+              "          'column': df[['region']].head(1)}\n")
     run = run_program(source, frames)
     assert run.ok, run.error
     got = run.values["answer"]
     assert isinstance(got["busiest"], str) and len(got["busiest"]) == 7          # "2023-03"
     assert isinstance(got["count"], int) and isinstance(got["top"], list) and len(got["top"]) == 2
-    assert got["spread"] == [1.5, 2.0] and "region" in got["table"]
+    assert got["spread"] == [1.5, 2.0] and "region" in got["table"] and "sales" in got["table"]
+    assert got["column"] == ["North"]                       # a frame of one column is its values
     json.dumps(run.values, allow_nan=False)
 
 

@@ -441,6 +441,21 @@ def test_an_empty_result_is_written_as_none_with_a_note_and_goes_back_once(quest
     assert (retry_message(spec, taken) or "").startswith(f"{name} came out empty")
 
 
+def test_a_printed_table_where_values_were_asked_is_shown_with_a_note_and_goes_back_once():
+    table = ("         date  site  pm25\n240 2011-06-01  0015  31.2\n256 2011-06-21  0015  30.9\n"
+             "268 2011-07-03  0015  29.8")
+    for question in ("Give me the three months with the highest average PM2.5, worst first.",
+                     "Which month was worst? Give @worst_month[name] @peak[x]."):
+        spec = read_spec(question)
+        taken = take_values(spec, {"answer": table} if "@" not in question else
+                            {"answer": {"worst_month": table, "peak": 31.2}})
+        out = write_answer(spec, taken)
+        assert "a table of 4 lines where" in out.text and "2011-06-21" in out.text       # shown, never dropped
+        assert "came out as a printed table of 4 lines" in (retry_message(spec, taken) or "")
+    spec = read_spec("Which month was worst?")
+    assert retry_message(spec, take_values(spec, {"answer": "June\n"})) is None        # one line is a value
+
+
 def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
     spec = read_spec("Which three countries gained the most?\nFormat: @top_3[country1, country2, country3]")
     told = retry_message(spec, take_values(spec, {"answer": {"top_3": ["Oman", "Oman", "Oman"]}})) or ""
