@@ -574,6 +574,8 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
     asked = "" if says else _without_sentences(text, [m.start() for m in answers])
     if part.kind == "any" and not part.allowed and _polar(asked or text):
         part = replace(part, kind="yesno", subject="")      # a yes/no question: its line holds yes or no
+    elif part.kind == "any" and not part.allowed and _personal(asked or text):
+        part = replace(part, kind="label")                  # "who …?": its line holds a name
     # an empty pair of brackets in the instruction shows what a list is written inside; a pair
     # around an ellipsis may follow the name of the call that makes a list (``c(...)``)
     marks = _LIST_MARKS.search(text[answers[0].start():])
@@ -663,7 +665,7 @@ def _read(text: str) -> AnswerSpec:
         return replace(spec, template=shown) if shown is not None else spec
     precision = read_precision(text)
     allowed = _which_of(text)
-    part = Part(ANSWER, "label" if allowed else "yesno" if _polar(text) else "any",
+    part = Part(ANSWER, "label" if allowed or _personal(text) else "yesno" if _polar(text) else "any",
                 precision.digits if precision is not None and precision.kind == "decimals" else None,
                 allowed, subject="" if allowed else _subject(text))
     return AnswerSpec(PROSE, (part,), precision, "words", form_in_words=len(sentences(text)) > 1)
@@ -697,6 +699,25 @@ def _polar(text: str) -> bool:
     last = asked[-1].strip().strip("*_\"'`")
     first = re.match(r"[A-Za-z']+", last)
     return first is not None and first.group(0).lower() in _AUXILIARY and not re.search(r"\bor\b", last, re.I)
+
+
+#: the pronouns that ask who someone is: the answer names them
+_PERSONAL = frozenset({"who", "whom", "whose"})
+#: a word joining a follow-up question to the one before it ("And who …?")
+_JOINING = frozenset({"and", "so", "then", "but", "also", "now", "ok", "okay"})
+
+
+def _personal(text: str) -> bool:
+    """Whether the question asked last asks who: its sentence opens (after a joining word) with
+    "who", "whom" or "whose" ("Who has won at Boston more often than anyone else?"). The
+    answer is a name, so a count bound there (how often they won) goes back."""
+    asked = [q for q in re.findall(r"[^.!?\n]*\?", text) if q.strip()] or sentences(text)[:1]
+    if not asked:
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z']+", asked[-1])[:3]]
+    while words and words[0] in _JOINING:
+        words = words[1:]
+    return bool(words) and words[0] in _PERSONAL
 
 
 # -- grounding in the data --------------------------------------------------------------------

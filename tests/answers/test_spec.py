@@ -456,6 +456,26 @@ def test_a_printed_table_where_values_were_asked_is_shown_with_a_note_and_goes_b
     assert retry_message(spec, take_values(spec, {"answer": "June\n"})) is None        # one line is a value
 
 
+@pytest.mark.parametrize("question", [
+    "Who has won the race more often than anyone else, counting every division?",
+    "And whose winning time was the fastest? End with one line of JavaScript, const answer = ...;",
+    "who won most often Finish with a chat-style slash command: /answer, a space, then the result.",
+])
+def test_a_question_asking_who_asks_for_a_name_and_a_count_there_goes_back_once(question):
+    spec = read_spec(question)
+    assert spec.parts[0].kind == "label"
+    taken = take_values(spec, {"answer": 10})
+    assert "10 is a number where a name was asked" in write_answer(spec, taken).text     # shown, never dropped
+    assert retry_message(spec, taken)
+    assert retry_message(spec, take_values(spec, {"answer": "Clarence DeMar"})) is None
+
+
+@pytest.mark.parametrize("question", ["How many winners who ran in the rain were from Japan?",
+                                      "Which runner was fastest, and who coached them? Give the time."])
+def test_who_inside_a_question_that_does_not_open_with_it_asks_for_no_name(question):
+    assert read_spec(question).parts[0].kind != "label"
+
+
 def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
     spec = read_spec("Which three countries gained the most?\nFormat: @top_3[country1, country2, country3]")
     told = retry_message(spec, take_values(spec, {"answer": {"top_3": ["Oman", "Oman", "Oman"]}})) or ""
