@@ -291,16 +291,25 @@ def _slot_bare(text: str) -> Template | None:
         slots += [m for m in _CAPS.finditer(line) if _named_later(text, offset + m.start(), m.group(1))]
         shown = _example_value(lines, i)
         slots += [shown] if shown is not None else []
+        examples = _example_inline(line)
+        slots += list(examples)
         for m in sorted(slots, key=lambda m: m.start()):
             if _quoted_at(text, offset + m.start()):
                 continue                   # a quoted form is read as quoted, or not at all
             found = _around(line, m.start(), m.end(), language)
+            if m in examples:
+                # an example given in a sentence is the form as a whole, when it holds markup
+                start, end = examples[m]
+                found = (line[start:m.start()], line[m.end():end])
+                if not (_markup(found[0]) or _markup(found[1])):
+                    continue
             if m is shown and found is None:
                 # an example line shown on its own is the form as a whole, words and all
                 found = (line[:m.start()].lstrip(), line[m.end():].rstrip())
             if found is not None:
                 kept, closing = found
-                opening = kept + " " if kept[-1:] in (":", "=") else kept
+                # a label takes a space after it, unless an example shows how it is spaced
+                opening = kept + " " if kept[-1:] in (":", "=") and m not in examples else kept
                 return Template(opening, closing, "", (offset + m.start() - len(kept), offset + m.end() + len(closing)))
         offset += len(line) + 1
     return None
@@ -338,6 +347,28 @@ def _example_value(lines: list[str], i: int) -> re.Match[str] | None:
     if not before.rstrip().endswith(":") or len(numbers) != 1 or len(lines[i].split()) > 4:
         return None
     return numbers[0]
+
+
+#: what introduces an example in a sentence, and the example up to the end of its clause
+_INLINE_EXAMPLE = re.compile(r"\b(?:for example|for instance|e\.g\.|such as)[ \t]*:?[ \t]+([^\s,;]+(?:[ \t]+[^\s,;]+){0,3})")
+
+
+def _example_inline(line: str) -> dict[re.Match[str], tuple[int, int]]:
+    """The one number of each example line given inside a sentence ("…, for example /answer
+    42.", "for example: RESULT >>> 42"), with where the example starts and ends: the example
+    is the form, the number where the value goes. Only an example with markup is a form
+    (checked by the caller); one that is a number alone ("for example 42") shows none."""
+    found: dict[re.Match[str], tuple[int, int]] = {}
+    for m in _INLINE_EXAMPLE.finditer(line):
+        start, end = m.start(1), m.start(1) + len(m.group(1).rstrip("."))
+        numbers = list(_NUMBER.finditer(line, start, end))
+        if len(numbers) == 1:
+            found[numbers[0]] = (start, end)
+    return found
+
+
+#: a number written alone, not a part of a word or of a longer number
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?!\w|\.\d)")
 
 
 def read_template(text: str) -> Template | None:

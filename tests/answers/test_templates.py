@@ -239,6 +239,11 @@ def test_a_value_that_opens_with_the_forms_label_is_written_under_it_once():
     ("If the count were 42, your last line would read:\nTally closed at 42.", "Tally closed at 7."),
     # an aside in parentheses after the slot is the sentence's, not the form's
     ("Finish with a setting line, of the form total='...' (the value alone inside the quotes).", "total='7'"),
+    # an example line given inside a sentence is the form, its number where the value goes
+    ("Finish with a chat-style slash command on a line of its own: /answer, a space, then the result, "
+     "for example /answer 42.", "/answer 7"),
+    ("Give the answer after the marker `RESULT >>>`, for example: RESULT >>> 42", "RESULT >>> 7"),
+    ("End with the tag, e.g. [n=42], on its own line.", "[n=7]"),
 ])
 def test_a_slot_written_bare_with_markup_beside_it_is_the_form(instruction, written):
     form = read_template(f"How many rows are there? {instruction}")
@@ -249,9 +254,11 @@ def test_a_slot_written_bare_with_markup_beside_it_is_the_form(instruction, writ
     "Compare the sales in Q1, Q2, ... and Q4. Which quarter is highest?",
     "What is the mean of <price> per region?",
     "Use the GDP column; GDP is in dollars. Which country has the most?",
-    "Give the answer after the marker `RESULT >>>`, for example: RESULT >>> 42",
     "Close with a fenced ```yaml ... ``` block holding the answer.",
     "List the five largest values, highest first.",
+    # an example that is a value alone, or one with no markup, shows no form
+    "Round it to one decimal, for example 42.5.",
+    "Give it in kilometres, such as 5 km.",
 ])
 def test_no_form_from_a_slot_among_the_sentences_own_words_or_inside_quotes(text):
     assert read_template(text) is None
