@@ -191,9 +191,13 @@ def _key(exc: KeyError, tables: Mapping[str, pd.DataFrame], statement: ast.stmt 
         return None
     key = exc.args[0]
     if isinstance(key, (bool, np.bool_)):
-        return ("that comparison gave one True or False (it compares one number, such as a whole column's "
-                "count), not one per row: to keep the groups with at least n rows, count per group first, "
-                "frame.groupby('g').filter(lambda rows: len(rows) >= n)")
+        compared = next((ast.unparse(n) for n in ast.walk(statement) if isinstance(n, ast.Compare)), "") \
+            if statement is not None else ""
+        shown = f" ({compared})" if compared and len(compared) <= 160 else ""
+        return (f"that comparison{shown} gave one True or False (it compares one number, such as a whole "
+                "column's sum or count), not one per row: to rank groups, compute per group first, "
+                "frame.groupby('g')['x'].sum(), then .idxmax() names the group with the most; to keep the "
+                "groups with at least n rows, frame.groupby('g').filter(lambda rows: len(rows) >= n)")
     if not isinstance(key, str):
         return None
     for var, obj in _subscripted(statement, scope):

@@ -33,8 +33,17 @@ def test_a_key_that_a_groupby_moved_into_the_index_says_so():
 def test_one_true_or_false_used_as_a_row_mask():
     exc, hint = run("big = penguins[penguins['bill_length_mm'].count() >= 2]")
     assert isinstance(exc, KeyError)
-    assert hint.startswith("that comparison gave one True or False")
+    assert hint.startswith("that comparison (penguins['bill_length_mm'].count() >= 2) gave one True or False")
     assert "frame.groupby('g').filter(lambda rows: len(rows) >= n)" in hint
+
+
+def test_a_whole_columns_sum_compared_to_pick_a_group_is_told_to_rank_per_group():
+    # "which island has the most bill length in total", written over the whole column
+    exc, hint = run("answer = penguins['island'].loc[penguins['bill_length_mm'].sum() == "
+                    "penguins['bill_length_mm'].sum().max()]")
+    assert isinstance(exc, KeyError)
+    assert "penguins['bill_length_mm'].sum() == penguins['bill_length_mm'].sum().max()" in hint
+    assert "frame.groupby('g')['x'].sum(), then .idxmax()" in hint
 
 
 def test_a_key_a_frame_the_program_made_lacks_names_that_frames_columns():
