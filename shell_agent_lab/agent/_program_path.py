@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping
 
 from ..answers.column_values import Miss, as_names, columns_named, off_column, row_labels, text_extremes, unmatched_values
@@ -29,7 +29,7 @@ from ..answers.values import NAN_REASON, Taken, take_values
 from ..answers.write import NAN_ADVICE as _NAN_ADVICE, nothing_computed, retry_message, write_answer, write_part
 from ..answers.least_squares import import_line
 from ..answers.program_prompt import FrameView, program_prompt, retyped
-from ..answers.program_repairs import distinct_counter, reduced_whole
+from ..answers.program_repairs import distinct_counter, reduced_whole, spans_rewritten
 from ..answers.named_values import named_in
 from ..answers.program_names import slice_at, slices
 from ..answers.zero_values import zero_parts, zero_reasons
@@ -269,6 +269,14 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                 if taken_again is not None and not _many(spec, taken_again) and (
                         len(taken_again.values) >= len(taken.values)):
                     mended, ran, taken = whole, again, taken_again
+            reread = _rows_read(misfits(taken, mended.body), mended) if taken is not None else None
+            if taken is not None and reread is not None:
+                # a row's number where a value of that row was asked: the same program, reading it
+                again = run_mended(reread[0], views=views, frames=frames, run_program=run_program, timeout=timeout)
+                taken_again = as_names(spec, _taken(spec, again), frames, converted) if again.error is None else None
+                if taken_again is not None and len(taken_again.values) >= len(taken.values) and not (
+                        reread[1] & set(misfits(taken_again, reread[0].body))):
+                    mended, ran, taken = reread[0], again, taken_again
             error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
             failing = slice_at(ran.code, line) if isinstance(line, int) else None
             if failing is not None:
@@ -365,6 +373,18 @@ def _many(spec: AnswerSpec, taken: Taken) -> list[str]:
         return "Length: " in last and SERIES_FOOTER.match(last) is not None
 
     return [p.name for p in spec.parts if p.kind in _ONE_VALUE and several(taken.values.get(p.name))]
+
+
+def _rows_read(off: Mapping[str, Miss], mended: Mended) -> tuple[Mended, set[str]] | None:
+    """``mended`` with each value a check knows how to read instead written in (a row's number
+    from ``.idxmax()`` as that row's value of the column the part names,
+    :func:`..answers.column_values.row_labels`), and the parts it was for; None when no check knows."""
+    rewrites = {name: m.rewrite for name, m in off.items() if m.rewrite is not None}
+    if not rewrites:
+        return None
+    body = spans_rewritten(mended.body, set(rewrites.values()))
+    log.info("row numbers read as the rows' values: %s", sorted(rewrites))
+    return replace(mended, body=body), set(rewrites)
 
 
 def _reduced_whole(spec: AnswerSpec, taken: Taken, mended: Mended) -> Mended | None:

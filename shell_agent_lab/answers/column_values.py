@@ -46,6 +46,9 @@ class Miss:
 
     note: str
     told: str
+    #: what code can write instead, when it knows: (line, column, end column) of a one-line
+    #: expression of the program (ast's offsets: UTF-8 bytes) and the text that replaces it
+    rewrite: tuple[tuple[int, int, int], str] | None = None
 
 
 def _text(value: Any) -> str:
@@ -363,8 +366,9 @@ _RELABELLED = frozenset({"groupby", "set_index", "pivot", "pivot_table", "crosst
 _ROW_WORDS = frozenset({"row", "rows", "index", "record", "records"})
 
 
-def _row_label_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -> tuple[str, str, str, str] | None:
-    """(the frame's name, the frame's source text, the column, "idxmax" or "idxmin") of
+def _row_label_of(node: ast.expr, bound: Mapping[str, ast.expr],
+                  depth: int = 0) -> tuple[str, str, str, str, ast.expr] | None:
+    """(the frame's name, the frame's source text, the column, "idxmax" or "idxmin", the call) of
     ``<frame …>['c'].idxmax()``, followed back through names bound once and ``int(…)``/``str(…)``,
     where the frame is a name the rows of which keep their numbers (filters, sorts; not a
     group-by or a new index); None otherwise."""
@@ -387,7 +391,7 @@ def _row_label_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0)
     root: ast.expr = frame
     while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
         root = root.func if isinstance(root, ast.Call) else root.value       # towns.sort_values(…)[…] → towns
-    return (root.id, picked[0], picked[1], node.func.attr) if isinstance(root, ast.Name) else None
+    return (root.id, picked[0], picked[1], node.func.attr, node) if isinstance(root, ast.Name) else None
 
 
 def _naming_column(frame: Any, *subjects: str, measured: str = "") -> str | None:
@@ -439,11 +443,14 @@ def row_labels(spec: AnswerSpec, code: str, taken: Taken, frames: Mapping[str, A
         frame = frames.get(found[0]) if found is not None else None
         if found is None or frame is None or not isinstance(getattr(frame, "index", None), pd.RangeIndex):
             continue
-        _, text, column, which = found
+        _, text, column, which, call = found
         naming = part.column or _naming_column(frame, *sorted(named), measured=column)
         shown = repr(naming) if naming else "'<the column that names the rows>'"
         asked = (f"a {part.subject}" if part.subject else
                  "the name asked for" if part.kind == "label" else f"the {part.name.replace('_', ' ')} asked for")
         note = f"{value} is the number of the row .{which}() found in {column!r}, not {asked}"
-        out[part.name] = Miss(note, f"{note}; read it from that row: {text}.loc[{text}[{column!r}].{which}(), {shown}]")
+        read = f"{text}.loc[{text}[{column!r}].{which}(), {shown}]"
+        one_line = naming and call.lineno == call.end_lineno and call.end_col_offset is not None
+        rewrite = ((call.lineno, call.col_offset, call.end_col_offset or 0), read) if one_line else None
+        out[part.name] = Miss(note, f"{note}; read it from that row: {read}", rewrite)
     return out

@@ -87,7 +87,7 @@ from .program_names import answer_entries, bound_once, column_of
 from .values import ANSWER_VARIABLE
 
 __all__ = ["mended_calls", "fitted_unpacks", "without_inplace", "flag_columns", "flags_used", "flag_conversion",
-           "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "series_grouped", "masks_parenthesised",
+           "grouped_reductions", "sampled_groups", "distinct_counter", "reduced_whole", "spans_rewritten", "series_grouped", "masks_parenthesised",
            "offsets_respelled", "members_respelled", "counts_on_rows", "modules_respelled", "bare_columns", "explodes_framed", "frames_respelled",
            "GROUPS_AT_MOST"]
 
@@ -261,6 +261,16 @@ def _replaced(code: str, edits: Sequence[tuple[ast.stmt | ast.expr, str]]) -> st
         lines[where.lineno - 1] = (data[:where.col_offset] + text.encode("utf-8")
                                    + data[where.end_col_offset or 0:]).decode("utf-8")
     return "\n".join(lines)
+
+
+def spans_rewritten(code: str, rewrites: Collection[tuple[tuple[int, int, int], str]]) -> str:
+    """``code`` with each one-line span ``(line, column, end column)`` (ast's offsets) written as
+    its text: what a check of the values read from the program can write instead."""
+    class _At:
+        def __init__(self, line: int, start: int, end: int) -> None:
+            self.lineno, self.col_offset, self.end_col_offset = line, start, end
+
+    return _replaced(code, [(_At(*span), text) for span, text in rewrites])  # type: ignore[misc]
 
 
 def flag_columns(frame: Any, missing: Sequence[str]) -> dict[str, tuple[str, str]]:

@@ -862,14 +862,35 @@ def test_a_frame_respelled_and_a_column_written_bare_are_mended_before_the_check
     assert len(backend.requests) <= 2          # no retry was asked for the program
 
 
-def test_a_row_number_bound_for_which_thing_it_is_goes_back_to_read_the_name_from_its_row(program_agent):
+def test_a_row_number_bound_for_which_thing_it_is_is_read_from_its_row_by_code(program_agent):
     frame = pd.DataFrame({"name": [f"Town {i}" for i in range(12)], "density": [float(i % 7) for i in range(12)]})
     backend = ScriptedBackend([_program("answer = sales['density'].idxmax()"),
                                _program("answer = sales.loc[sales['density'].idxmax(), 'name']")])
     agent, _ = program_agent(backend, frame=frame)
     r = agent.run("Which municipality is the densest?")
+    assert len(backend.requests) == 1, r.text                  # the program was mended, not asked again
+    assert r.text.endswith("Town 6"), r.text
+
+
+def test_a_row_number_where_a_value_of_its_row_was_asked_is_read_by_code(program_agent):
+    frame = pd.DataFrame({"Year": list(range(1920, 1932)), "jobless": [float(i % 7) for i in range(12)],
+                          "source": ["A"] * 12})
+    backend = ScriptedBackend([_program("peak = sales['jobless'].idxmax()\n"
+                                        "answer = {'peak_year': peak, 'peak_rate': sales['jobless'].max()}")])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("When was unemployment worst? Give @peak_year[yyyy] and @peak_rate[x].")
+    assert len(backend.requests) == 1, r.text
+    assert "@peak_year[1926]" in r.text and "@peak_rate[6" in r.text, r.text
+
+
+def test_a_row_number_with_no_column_to_read_goes_back_to_the_model(program_agent):
+    # no column names the rows (a handful of repeated labels): the model is shown how, once
+    frame = pd.DataFrame({"kind": ["a", "b"] * 6, "density": [float(i % 7) for i in range(12)]})
+    backend = ScriptedBackend([_program("answer = sales['density'].idxmax()"),
+                               _program("answer = sales.loc[sales['density'].idxmax(), 'kind']")])
+    agent, _ = program_agent(backend, frame=frame)
+    r = agent.run("Which municipality is the densest?")
     assert len(backend.requests) == 2, r.text
     told = backend.requests[1].messages[-1].content
     assert "6 is the number of the row .idxmax() found in 'density', not a municipality" in told
-    assert "sales.loc[sales['density'].idxmax(), 'name']" in told
-    assert r.text.endswith("Town 6"), r.text
+    assert r.text.endswith("a"), r.text
