@@ -476,6 +476,18 @@ def test_who_inside_a_question_that_does_not_open_with_it_asks_for_no_name(quest
     assert read_spec(question).parts[0].kind != "label"
 
 
+def test_a_date_where_a_name_was_asked_is_shown_with_a_note_and_goes_back_once():
+    spec = read_spec("Which month was dirtiest, and on how many dates? @dirtiest_month[month name] @dates[integer]")
+    taken = take_values(spec, {"answer": {"dirtiest_month": "2011-06-21 00:00:00", "dates": 360}})
+    out = write_answer(spec, taken)
+    assert "2011-06-21 00:00:00 is a date where a name was asked" in out.text and "@dates[360]" in out.text
+    assert "dirtiest_month came out as the date 2011-06-21 00:00:00" in (retry_message(spec, taken) or "")
+    fine = take_values(spec, {"answer": {"dirtiest_month": "July", "dates": 360}})
+    assert retry_message(spec, fine) is None
+    dated = read_spec("On which day was it worst? @worst_day[YYYY-MM-DD]")     # a date asked is a date
+    assert retry_message(dated, take_values(dated, {"answer": {"worst_day": "2011-06-21"}})) is None
+
+
 def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
     spec = read_spec("Which three countries gained the most?\nFormat: @top_3[country1, country2, country3]")
     told = retry_message(spec, take_values(spec, {"answer": {"top_3": ["Oman", "Oman", "Oman"]}})) or ""
