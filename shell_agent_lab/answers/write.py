@@ -126,8 +126,10 @@ def write_part(value: Any, part: Part) -> Written:
     if isinstance(value, str) and _table_lines(value) >= _TABLE_LINES:
         # a printed table (a frame bound whole): no one value, name or list is written so
         return Written(text, f"a table of {_table_lines(value)} lines where {_describe(part)} was asked", True)
-    if kind == "label" and not part.allowed and isinstance(value, str) and _ISO_DATE.match(value.strip()):
-        # a date where a name was asked: the day picked, not its month's or weekday's name
+    if (kind == "label" and not part.allowed and not part.column and isinstance(value, str)
+            and _ISO_DATE.match(value.strip())):
+        # a date where a name was asked: the day picked, not its month's or weekday's name (a
+        # part tied to a column of dates names its value by the date: "which month" over months)
         return Written(text, f"{text} is a date where {_describe(part)} was asked", True)
     if kind == "label" and part.column and isinstance(value, str):
         # a text for a part tied to a text column is a name whatever its letters ('185', '136A'):
@@ -229,7 +231,8 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
                             f"bound whole), but the question asks for {_describe(part)}: compute what it asks from "
                             "the rows, then bind those values themselves (one value, or a column's values as a "
                             "list with .tolist())")
-            elif written.clear and part.kind == "label" and isinstance(value, str) and _ISO_DATE.match(value.strip()):
+            elif (written.clear and part.kind == "label" and not part.column and isinstance(value, str)
+                  and _ISO_DATE.match(value.strip())):
                 told.append(f"{_name(part)} came out as the date {value.strip()}, but the question asks for "
                             f"{_describe(part)}: when it names a part of the date, compute per that part "
                             "(frame['date'].dt.month_name() for a month, .dt.day_name() for a weekday) and take "

@@ -486,6 +486,10 @@ def test_a_date_where_a_name_was_asked_is_shown_with_a_note_and_goes_back_once()
     assert retry_message(spec, fine) is None
     dated = read_spec("On which day was it worst? @worst_day[YYYY-MM-DD]")     # a date asked is a date
     assert retry_message(dated, take_values(dated, {"answer": {"worst_day": "2011-06-21"}})) is None
+    # a part tied to a column of dates names its value by the date: "which month" over months
+    months = with_columns(read_spec("Which month had the highest revenue?"), {"month": "str", "revenue": "float64"})
+    assert months.parts[0].column == "month" and months.parts[0].kind == "label"
+    assert retry_message(months, take_values(months, {"answer": "2024-07-01 00:00:00"})) is None
 
 
 def test_a_list_of_one_name_repeated_goes_back_asking_for_different_ones():
