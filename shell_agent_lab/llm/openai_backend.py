@@ -22,7 +22,7 @@ import uuid
 from typing import Any, Callable, Mapping, Sequence
 from urllib.parse import urlparse
 
-import httpx
+import httpx2
 import openai
 
 from ._pump import Closer, pump
@@ -87,7 +87,7 @@ class OpenAIBackend(Backend):
                  extra_body: Mapping[str, Any] | None = None,
                  cut_repetition: bool | None = None,
                  env: Mapping[str, str] | None = None,
-                 http_client: httpx.Client | None = None,
+                 http_client: httpx2.Client | None = None,
                  sleep: Callable[[float, threading.Event | None], None] | None = None,
                  rand: Callable[[], float] = random.random) -> None:
         env = os.environ if env is None else env
@@ -103,7 +103,7 @@ class OpenAIBackend(Backend):
                     hint=f"Set {key_env} or configure a profile with another backend")
         self._key_env = key_env
         self._client = openai.OpenAI(api_key=key, base_url=self.base_url_configured, max_retries=0,
-                                     timeout=httpx.Timeout(timeout, connect=min(10.0, timeout)),
+                                     timeout=httpx2.Timeout(timeout, connect=min(10.0, timeout)),
                                      http_client=http_client)
         self.base_url = str(self._client.base_url).rstrip("/")
         self.model = model or env.get("OPENAI_MODEL") or ("" if self.base_url_configured else DEFAULT_OPENAI_MODEL)
@@ -336,9 +336,9 @@ class OpenAIBackend(Backend):
         if isinstance(exc, LLMError):
             return exc
         where = self.base_url
-        if isinstance(exc, openai.APITimeoutError) or isinstance(exc, httpx.TimeoutException):
+        if isinstance(exc, openai.APITimeoutError) or isinstance(exc, httpx2.TimeoutException):
             return UnreachableError(f"{where} did not answer in time", hint=_where_hint(where))
-        if isinstance(exc, openai.APIConnectionError) or isinstance(exc, httpx.TransportError):
+        if isinstance(exc, openai.APIConnectionError) or isinstance(exc, httpx2.TransportError):
             return UnreachableError(f"could not reach {where} ({_short(exc)})", hint=_where_hint(where))
         if isinstance(exc, openai.APIStatusError):
             status = exc.status_code

@@ -152,6 +152,16 @@ def test_timeout_per_attempt_then_retry(server):
     assert slept == [seen[0].delay] == [FAST.delay(1)]  # the backoff went through the policy's sleep
 
 
+def test_timeouts_are_the_sdks_own_type(server):
+    # openai 3.x sends through httpx2: a timeout of another HTTP library's type is refused by
+    # newer releases (TypeError when the client is made) and misread by older ones
+    import httpx2
+    backend = make(server, timeout=40.0)
+    sent = backend._client._client.timeout
+    assert isinstance(sent, httpx2.Timeout)
+    assert (sent.connect, sent.read, sent.write, sent.pool) == (10.0, 40.0, 40.0, 40.0)
+
+
 def test_timeout_exhausted_is_unreachable(server):
     server.enqueue(Reply(text="late", delay=5.0, repeat=True))
     with pytest.raises(UnreachableError, match="did not answer"):
