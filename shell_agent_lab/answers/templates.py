@@ -288,7 +288,9 @@ def _slot_bare(text: str) -> Template | None:
     offset = 0
     for i, line in enumerate(lines):
         slots = list(_BARE_SLOT.finditer(line))
-        slots += [m for m in _CAPS.finditer(line) if _named_later(text, offset + m.start(), m.group(1))]
+        # a word in capitals that a colon or an equals sign follows is a label (``#+RESULT:``)
+        slots += [m for m in _CAPS.finditer(line)
+                  if line[m.end():m.end() + 1] not in (":", "=") and _named_later(text, offset + m.start(), m.group(1))]
         shown = _example_value(lines, i)
         slots += [shown] if shown is not None else []
         examples = _example_inline(line)
@@ -312,7 +314,57 @@ def _slot_bare(text: str) -> Template | None:
                 opening = kept + " " if kept[-1:] in (":", "=") and m not in examples else kept
                 return Template(opening, closing, "", (offset + m.start() - len(kept), offset + m.end() + len(closing)))
         offset += len(line) + 1
+    return _syntax_named(text)
+
+
+#: a token of a line's own syntax, named where its line is described: marks, a word, marks
+#: (``#define``, ``:value:``, ``#+RESULT:``, ``%answer``); no path, number, or bold text
+_SYNTAX = re.compile(r"[#:%!/\\+|~^&=>]+[A-Za-z][A-Za-z_-]*[#:%!+=]*")
+
+
+def _syntax_named(text: str) -> Template | None:
+    """The opening of a line the instruction describes by its syntax and no slot ("#define
+    ANSWER followed by the result", ":value: then a space and the result"): a token of the
+    syntax (:data:`_SYNTAX`), with the words in capitals and tokens of syntax written after it,
+    and the sentence's own words after them; the value follows on the same line, after a space.
+    A marked word alone is a name (a column ``%change``): the token ends in a mark of its own
+    (``:value:``) or has a word after it (``#define ANSWER``)."""
+    for line_start, line in _lines_at(text):
+        tokens = [(m.start(), m.group(0)) for m in re.finditer(r"\S+", line)]
+        for i, (at, token) in enumerate(tokens):
+            if not _SYNTAX.fullmatch(token) or _quoted_at(text, line_start + at) or _encloses(token, tokens[i + 1:]):
+                continue
+            run = [token]
+            for _, later in tokens[i + 1:]:
+                bare = later.rstrip(_CLAUSE_END)
+                if not (_keyword(bare) or _SYNTAX.fullmatch(bare)):
+                    break
+                run.append(bare)
+                if bare != later:
+                    break                  # the clause ends with it
+            if len(run) == 1 and token[-1:].isalpha():
+                continue                   # a marked word alone (a column ``%change``) is no line's syntax
+            after = tokens[i + len(run):i + len(run) + 1]
+            if after and not after[0][1][:1].islower():
+                continue                   # the sentence's own words go on after the line's, in small letters
+            return Template(" ".join(run) + " ", "", "", (line_start + at, line_start + at + len(" ".join(run))))
     return None
+
+
+def _encloses(token: str, later: list[tuple[int, str]]) -> bool:
+    """Whether the marks that open ``token`` open a pair a later token closes (``||like so||``):
+    marks around words, not a line's syntax."""
+    marks = token[:len(token) - len(token.lstrip("#:%!/\\+|~^&=>"))]
+    return any(w.rstrip(_CLAUSE_END).endswith(marks) and not w.startswith(marks) for _, w in later)
+
+
+def _lines_at(text: str) -> list[tuple[int, str]]:
+    """The lines of ``text``, each with where it starts."""
+    found, at = [], 0
+    for line in text.split("\n"):
+        found.append((at, line))
+        at += len(line) + 1
+    return found
 
 
 def _named_later(text: str, at: int, symbol: str) -> bool:

@@ -244,10 +244,39 @@ def test_a_value_that_opens_with_the_forms_label_is_written_under_it_once():
      "for example /answer 42.", "/answer 7"),
     ("Give the answer after the marker `RESULT >>>`, for example: RESULT >>> 42", "RESULT >>> 7"),
     ("End with the tag, e.g. [n=42], on its own line.", "[n=7]"),
+    # a word in capitals that a colon follows is the label, not the slot, an example after it
+    ("End with an Org-mode keyword line: #+RESULT: then a space and the result, for example #+RESULT: 42",
+     "#+RESULT: 7"),
 ])
 def test_a_slot_written_bare_with_markup_beside_it_is_the_form(instruction, written):
     form = read_template(f"How many rows are there? {instruction}")
     assert form is not None and form.write("7") == written
+
+
+@pytest.mark.parametrize("instruction, written", [
+    ("Finish with one C preprocessor line, #define ANSWER followed by the result.", "#define ANSWER 7"),
+    ("Close with a reStructuredText field-list line, :value: followed by a space and the result, "
+     "as in :value: 42 (several items go on that line).", ":value: 7"),
+    ("Put the result last, on a line that opens with %%result: and nothing else.", "%%result: 7"),
+    ("End on a line of its own made of #+begin_result RESULT and the value.", "#+begin_result RESULT 7"),
+])
+def test_a_line_described_by_its_syntax_with_no_slot_is_the_form(instruction, written):
+    form = read_template(f"How many rows are there? {instruction}")
+    assert form is not None and form.write("7") == written
+
+
+@pytest.mark.parametrize("text", [
+    # a marked word alone is a name, not a line's syntax; marks around words enclose them
+    "What is the mean of the %change column per region?",
+    "How many rows carry the #urgent tag?",
+    "Load /data/sales.csv and count the rows.",
+    "**Note:** the table is weekly. How many weeks are there?",
+    "Hide the final result in spoiler bars, ||like so||, with only the result between the bars.",
+    "Which rows have #N/A? in the status?",
+])
+def test_no_line_syntax_from_names_paths_or_enclosing_marks(text):
+    form = read_template(text)
+    assert form is None or "||" in form.opening + form.closing, form
 
 
 @pytest.mark.parametrize("text", [
