@@ -269,14 +269,17 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                 if taken_again is not None and not _many(spec, taken_again) and (
                         len(taken_again.values) >= len(taken.values)):
                     mended, ran, taken = whole, again, taken_again
-            reread = _rows_read(misfits(taken, mended.body), mended) if taken is not None else None
+            # what does not fit the data, read once for the values kept
+            unfit = misfits(taken, mended.body) if taken is not None else {}
+            reread = _rows_read(unfit, mended) if taken is not None else None
             if taken is not None and reread is not None:
                 # a row's number where a value of that row was asked: the same program, reading it
                 again = run_mended(reread[0], views=views, frames=frames, run_program=run_program, timeout=timeout)
                 taken_again = as_names(spec, _taken(spec, again), frames, converted) if again.error is None else None
+                unfit_again = misfits(taken_again, reread[0].body) if taken_again is not None else {}
                 if taken_again is not None and len(taken_again.values) >= len(taken.values) and not (
-                        reread[1] & set(misfits(taken_again, reread[0].body))):
-                    mended, ran, taken = reread[0], again, taken_again
+                        reread[1] & set(unfit_again)):
+                    mended, ran, taken, unfit = reread[0], again, taken_again, unfit_again
             error, line = ran.error, getattr(ran.run, "line", None) if ran.error is not None else None
             failing = slice_at(ran.code, line) if isinstance(line, int) else None
             if failing is not None:
@@ -293,7 +296,7 @@ def answer_by_program(*, backend: Any, engine: Any, frames: dict[str, Any], ques
                 kept = _Kept(before[0], ran.code, ran.run.stdout, len(outcome.attempts) - 1,
                              misfits(before[0], mended.body), stopped=before[1])
             if taken is not None:
-                off = misfits(taken, mended.body)
+                off = unfit
                 zero = [p for p in zero_parts(taken.values) if p not in off]
                 if zero:
                     # a difference of one value with itself, or a count over no rows: read from the program

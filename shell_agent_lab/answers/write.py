@@ -36,11 +36,13 @@ _ANSWER_LINES = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]|^\s*\**Answer\**\s*:",
 @dataclass(frozen=True)
 class Written:
     """A part's value as written; ``note`` says what did not fit, ``clear`` when it is clearly
-    the wrong kind (worth a retry)."""
+    the wrong kind (worth a retry), ``misfit`` what it came out as when that is a shape of its
+    own the model is told about: ``"empty"``, ``"table"``, ``"date"``."""
 
     text: str
     note: str = ""
     clear: bool = False
+    misfit: str = ""
 
 
 def _describe(part: Part) -> str:
@@ -94,7 +96,7 @@ def write_part(value: Any, part: Part) -> Written:
         return Written(str(sum(bool(t) for t in truths)), f"counted the True values of {rows} True/False values, one per row")
     if isinstance(value, (dict, list, tuple)) and not value:
         # nothing where a value was asked: most often a filter that kept no rows
-        return Written("none", "no values (an empty result)", True)
+        return Written("none", "no values (an empty result)", True, "empty")
     if isinstance(value, dict):
         text = ", ".join(f"{k}: {_item(v, part)}" for k, v in value.items())
         if kind == "label" and len(value) > 1 and all(isinstance(k, str) for k in value) and all(
@@ -125,12 +127,12 @@ def write_part(value: Any, part: Part) -> Written:
     text = _unwrap(value)
     if isinstance(value, str) and _table_lines(value) >= _TABLE_LINES:
         # a printed table (a frame bound whole): no one value, name or list is written so
-        return Written(text, f"a table of {_table_lines(value)} lines where {_describe(part)} was asked", True)
+        return Written(text, f"a table of {_table_lines(value)} lines where {_describe(part)} was asked", True, "table")
     if (kind == "label" and not part.allowed and not part.column and isinstance(value, str)
             and _ISO_DATE.match(value.strip())):
         # a date where a name was asked: the day picked, not its month's or weekday's name (a
         # part tied to a column of dates names its value by the date: "which month" over months)
-        return Written(text, f"{text} is a date where {_describe(part)} was asked", True)
+        return Written(text, f"{text} is a date where {_describe(part)} was asked", True, "date")
     if kind == "label" and part.column and isinstance(value, str):
         # a text for a part tied to a text column is a name whatever its letters ('185', '136A'):
         # whether the column holds it is the column's check (:func:`.column_values.off_column`)
@@ -221,18 +223,17 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
                 told.append(f"{_name(part)} came out as one True/False for each of {rows} rows, but the question "
                             "asks for the answer about them: reduce it to that answer (for example with .any(), "
                             ".all(), .sum() or the rows it selects)")
-            elif written.clear and isinstance(value, (dict, list, tuple)) and not value:
+            elif written.misfit == "empty":
                 told.append(f"{_name(part)} came out empty, with no values, but the question asks for "
                             f"{_describe(part)}: check that each filter keeps the rows it means (print how many rows "
                             "it keeps, and how the data writes the values compared: case, spelling, type) and "
                             "compute it again")
-            elif written.clear and isinstance(value, str) and _table_lines(value) >= _TABLE_LINES:
+            elif written.misfit == "table":
                 told.append(f"{_name(part)} came out as a printed table of {_table_lines(value)} lines (a DataFrame "
                             f"bound whole), but the question asks for {_describe(part)}: compute what it asks from "
                             "the rows, then bind those values themselves (one value, or a column's values as a "
                             "list with .tolist())")
-            elif (written.clear and part.kind == "label" and not part.column and isinstance(value, str)
-                  and _ISO_DATE.match(value.strip())):
+            elif written.misfit == "date":
                 told.append(f"{_name(part)} came out as the date {value.strip()}, but the question asks for "
                             f"{_describe(part)}: when it names a part of the date, compute per that part "
                             "(frame['date'].dt.month_name() for a month, .dt.day_name() for a weekday) and take "
@@ -295,7 +296,7 @@ def write_answer(spec: AnswerSpec, taken: Taken, printed: str = "", off: Mapping
             w = write_part(taken.values[part.name], part)
             if spec.list_marks != ("", "") and isinstance(taken.values[part.name], (list, tuple)):
                 opening, closing = spec.list_marks          # "several values … inside [ ]"
-                w = Written(f"{opening}{w.text}{closing}", w.note, w.clear)
+                w = Written(f"{opening}{w.text}{closing}", w.note, w.clear, w.misfit)
             pairs.append((part.name, w.text, taken.values[part.name]))
             written[part.label()] = w.text
             miss = (off or {}).get(part.name)
