@@ -690,15 +690,15 @@ _AUXILIARY = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", 
 
 
 def _polar(text: str) -> bool:
-    """Whether the question asked last is a yes/no question: its sentence opens with an auxiliary
-    verb ("Were there more arrests in 2002 than in 1997?") and offers no alternatives ("Is the
+    """Whether the question asked last is a yes/no question: its sentence opens (after a joining
+    word) with an auxiliary verb ("Were there more arrests in 2002 than in 1997?") and offers no alternatives ("Is the
     mean or the median higher?" asks which)."""
     asked = [q for q in re.findall(r"[^.!?\n]*\?", text) if q.strip()]
     if not asked:
         return False
     last = asked[-1].strip().strip("*_\"'`")
-    first = re.match(r"[A-Za-z']+", last)
-    return first is not None and first.group(0).lower() in _AUXILIARY and not re.search(r"\bor\b", last, re.I)
+    first = _opening_word(last)
+    return first in _AUXILIARY and not re.search(r"\bor\b", last, re.I)
 
 
 #: the pronouns that ask who someone is: the answer names them
@@ -714,10 +714,16 @@ def _personal(text: str) -> bool:
     asked = [q for q in re.findall(r"[^.!?\n]*\?", text) if q.strip()] or sentences(text)[:1]
     if not asked:
         return False
-    words = [w.lower() for w in re.findall(r"[A-Za-z']+", asked[-1])[:3]]
+    return _opening_word(asked[-1]) in _PERSONAL
+
+
+def _opening_word(sentence: str) -> str:
+    """The word a question opens with, in small letters, after the words joining it to the one
+    before ("And was that state's rate above …?": ``was``); "" for none."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z']+", sentence)[:4]]
     while words and words[0] in _JOINING:
         words = words[1:]
-    return bool(words) and words[0] in _PERSONAL
+    return words[0] if words else ""
 
 
 # -- grounding in the data --------------------------------------------------------------------

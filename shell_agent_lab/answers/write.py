@@ -160,7 +160,8 @@ def write_part(value: Any, part: Part) -> Written:
     if kind in ("number", "count"):
         return Written(text, f"{text!r} is not {_describe(part)}", True)
     if kind == "yesno":
-        return Written(text, f"{text!r} is not yes or no")
+        # a name where yes or no was asked (the state a follow-up asks about): its kind is wrong
+        return Written(text, f"{text!r} is not yes or no", bool(text.strip()))
     if kind == "date" and re.match(r"^\d{4}-\d{2}-\d{2} 00:00:00$", text):
         return Written(text[:10])
     return Written(text)

@@ -371,6 +371,9 @@ def test_each_part_takes_its_own_clause_of_a_shared_where(question, expected):
     ("Do union members earn significantly more? End your reply with a line of the form `Answer: <value>`.", "yesno"),
     ("Could Torque be normally distributed? Put your final answer within \\boxed{}.", "yesno"),
     ("Is the mean or the median price higher?", "any"),            # alternatives: it asks which
+    ("And is that share lower than it is for blood group A?", "yesno"),   # a follow-up, joined by "And"
+    ("So, were there more arrests in 2002?", "yesno"),
+    ("And which of them is larger?", "any"),
     ("Is there any missing value in `age`? How many?", "any"),   # the question asked last counts
     ("How many rows are there?", "any"),
 ])
@@ -385,6 +388,11 @@ def test_a_yes_no_answer_of_the_wrong_kind_is_shown_and_goes_back_once():
     assert write_answer(spec, taken).text.endswith("Answer: 2.162897")          # shown, never dropped
     assert "asks for yes or no" in (retry_message(spec, taken) or "")
     assert write_answer(spec, take_values(spec, {"answer": True})).text == "Answer: Yes"
+    # a name where yes or no was asked (the state the question before named) goes back too
+    spec = read_spec("And was that state's unemployment rate above the average? End with `Answer: <value>`.")
+    taken = take_values(spec, {"answer": "WYOMING"})
+    assert write_answer(spec, taken).text.endswith("Answer: WYOMING")
+    assert "asks for yes or no" in (retry_message(spec, taken) or "")
 
 
 @pytest.mark.parametrize("wording, written", [
