@@ -44,10 +44,10 @@ SET_NAME = "external"
 #: other tables again with eight wordings of its own, a smaller one (30 questions over six
 #: tables, six wordings), a sixth as large as the fifth, a seventh of 30 questions over six tables,
 #: an eighth of the same size whose wordings are partly plain English, a ninth of the same
-#: size, and a tenth of the same size over tables from R packages the ninth did not use, each
-#: kept unread for a final recording
+#: size, a tenth of the same size over tables from R packages the ninth did not use, and an
+#: eleventh of the same size, each kept unread for a final recording
 FOLDERS: tuple[str, ...] = ("external", "external2", "external3", "external4", "external5", "external6b",
-                            "external6", "external7", "external8", "external9", "external10")
+                            "external6", "external7", "external8", "external9", "external10", "external11")
 _folder = FOLDERS[0]
 DEFAULT_WORDINGS: tuple[str, ...] = ("plain",)
 _SEP = "@"
