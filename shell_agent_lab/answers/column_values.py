@@ -394,6 +394,82 @@ def _row_label_of(node: ast.expr, bound: Mapping[str, ast.expr],
     return (root.id, picked[0], picked[1], node.func.attr, node) if isinstance(root, ast.Name) else None
 
 
+def _numbers(value: Any) -> bool:
+    """Whether ``value`` is a list of whole numbers (no truth values): what row numbers are."""
+    return (isinstance(value, (list, tuple)) and bool(value)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+
+
+#: what turns an index into a list of its labels, as written around ``….index``
+_LISTED = frozenset({"tolist", "to_list", "values", "to_numpy", "unique"})
+
+
+def _index_of(node: ast.expr, bound: Mapping[str, ast.expr], depth: int = 0) -> ast.Attribute | None:
+    """The ``<frame …>.index`` a value is read from, followed back through names bound once,
+    ``list(…)``/``sorted(…)`` and ``.tolist()``; None otherwise."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Name) and node.id in bound:
+        return _index_of(bound[node.id], bound, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("list", "sorted") and node.args:
+        return _index_of(node.args[0], bound, depth + 1)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _LISTED and not node.args:
+        return _index_of(node.func.value, bound, depth + 1)
+    if isinstance(node, ast.Attribute) and node.attr in _LISTED:
+        return _index_of(node.value, bound, depth + 1)
+    return node if isinstance(node, ast.Attribute) and node.attr == "index" else None
+
+
+def _kept_rows(code: str, node: ast.expr, bound: Mapping[str, ast.expr], frames: Mapping[str, Any],
+               named: set[str]) -> Miss | None:
+    """What did not fit in a list of numbers read from ``<frame …>.index`` where the frame's rows
+    are numbered 0, 1, 2, … and nothing relabelled them (a filter keeps the numbers): the numbers
+    of the rows kept, not the names or values asked. Code reads them from the column that names
+    the rows when the data has one."""
+    import pandas as pd
+
+    index = _index_of(node, bound)
+    stored = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    # a frame of the data the program binds anew (``towns = towns.set_index(…)``) is its own
+    name = _rows_of(index.value, bound, frames) if index is not None else None
+    if name is not None and name in stored and name not in bound:
+        return None
+    frame = frames.get(name) if name is not None else None
+    if index is None or frame is None or not isinstance(getattr(frame, "index", None), pd.RangeIndex):
+        return None
+    rows = ast.get_source_segment(code, index.value) or ""
+    naming = _naming_column(frame, *sorted(named))
+    note = "the numbers of the rows the program kept (a frame's .index), not the values asked"
+    if naming is None or not rows or index.lineno != index.end_lineno:
+        return Miss(note, f"{note}; read what the question asks from those rows' columns, not their numbers")
+    read = f"{rows}[{naming!r}]"
+    rewrite = ((index.lineno, index.col_offset, index.end_col_offset or 0), read)
+    return Miss(note, f"{note}; read them from the column that names the rows: {read}", rewrite)
+
+
+#: the methods that keep a frame's rows with their numbers (some of them, in some order)
+_KEEPS_ROWS = frozenset({"sort_values", "sort_index", "head", "tail", "nlargest", "nsmallest", "dropna", "query",
+                         "copy", "drop_duplicates", "fillna", "assign", "astype", "where", "mask", "isin"})
+
+
+def _rows_of(node: ast.expr, bound: Mapping[str, ast.expr], frames: Mapping[str, Any], depth: int = 0) -> str | None:
+    """The name of the frame of the data whose rows ``node`` keeps, their numbers with them
+    (filters, sorts, selections of columns; names bound once followed back), or None when
+    something relabels them (a group-by, a new index) or the rows are no frame's."""
+    if depth > 4 or any(isinstance(n, ast.Attribute) and n.attr in _RELABELLED for n in ast.walk(node)):
+        return None
+    root: ast.expr = node
+    while isinstance(root, (ast.Subscript, ast.Attribute, ast.Call)):
+        if isinstance(root, ast.Call) and not (isinstance(root.func, ast.Attribute) and root.func.attr in _KEEPS_ROWS):
+            return None                    # a reduction (.mean()) is indexed by what it reduced over
+        root = root.func if isinstance(root, ast.Call) else root.value       # towns.sort_values(…)[…] → towns
+    if not isinstance(root, ast.Name):
+        return None
+    if root.id in bound:
+        return _rows_of(bound[root.id], bound, frames, depth + 1)
+    return root.id if root.id in frames else None
+
+
 def _naming_column(frame: Any, *subjects: str, measured: str = "") -> str | None:
     """The column that names ``frame``'s rows for ``subjects``: one whose name holds a subject
     ("year" for "which year", or for a part named ``peak_year``), else the text column with the
@@ -424,7 +500,9 @@ def row_labels(spec: AnswerSpec, code: str, taken: Taken, frames: Mapping[str, A
     row itself: the value is the row's number (``380``), which is neither a thing the question
     names ("which municipality") nor a value of the row ("the year of the peak", 177 where 1947
     was asked). The retry is shown how to read the value from that row, with the column that
-    names the rows, or holds the part's subject, when the data has one."""
+    names the rows, or holds the part's subject, when the data has one. A list of numbers read
+    from such a frame's ``.index`` after a filter (``towns[towns['density'] > 1500].index``) is
+    the rows' numbers in the same way (:func:`_kept_rows`)."""
     import pandas as pd
 
     parsed = _bindings(code)
@@ -437,7 +515,14 @@ def row_labels(spec: AnswerSpec, code: str, taken: Taken, frames: Mapping[str, A
     for part in spec.parts:
         value = taken.values.get(part.name)
         named = {part.subject} if part.subject else set(part.name.lower().split("_")) - {""}
-        if named & _ROW_WORDS or isinstance(value, bool) or not isinstance(value, int):
+        if named & _ROW_WORDS:
+            continue
+        if _numbers(value) and part.name in entries:
+            kept = _kept_rows(code, entries[part.name], bound, frames, named)
+            if kept is not None:
+                out[part.name] = kept
+            continue
+        if isinstance(value, bool) or not isinstance(value, int):
             continue
         found = _row_label_of(entries[part.name], bound) if part.name in entries else None
         frame = frames.get(found[0]) if found is not None else None

@@ -229,3 +229,47 @@ def test_labels_that_are_no_row_numbers_are_left_alone(question, code, frame):
 
     spec = read_spec(question)
     assert row_labels(spec, code, take_values(spec, {"answer": 2}), {"towns": frame}) == {}
+
+
+@pytest.mark.parametrize("question, code, read, values", [
+    ("List the municipalities denser than 1500.",
+     "answer = towns[towns['density'] > 1500].index.tolist()",
+     "towns[towns['density'] > 1500]['name']", ["Ajax", "Brampton", "Toronto", "Guelph"]),
+    ("Which years were denser than 1500?",
+     "dense = towns[towns['density'] > 1500]\nanswer = list(dense.index)",
+     "dense['year']", [2001, 2002, 2003, 2008]),
+])
+def test_row_numbers_listed_where_names_were_asked_go_back_to_read_them(question, code, read, values):
+    from shell_agent_lab.answers.column_values import row_labels
+    from shell_agent_lab.answers.program_repairs import spans_rewritten
+    from shell_agent_lab.answers.values import take_values
+
+    spec = read_spec(question)
+    taken = take_values(spec, {"answer": [0, 1, 2, 7]})
+    found = row_labels(spec, code, taken, {"towns": _TOWNS})
+    assert list(found) == ["answer"] and "numbers of the rows" in found["answer"].note
+    assert found["answer"].told.endswith(read) and found["answer"].rewrite is not None
+    rewritten = spans_rewritten(code, [found["answer"].rewrite])
+    scope: dict = {"towns": _TOWNS}
+    exec(rewritten, scope)                                  # the same program, reading the names
+    assert list(scope["answer"]) == values
+
+
+@pytest.mark.parametrize("code, frame", [
+    # grouped first: the index holds the groups' names
+    ("answer = towns.groupby('status')['density'].mean().sort_values().index.tolist()", _TOWNS),
+    # rows labelled by their names
+    ("answer = towns[towns['density'] > 1500].index.tolist()", _TOWNS.set_index("name")),
+    # the frame bound anew with an index of its own
+    ("towns = towns.set_index('name')\nanswer = towns[towns['density'] > 1500].index.tolist()", _TOWNS),
+    ("towns = towns.copy()\ntowns = towns.set_index('name')\nanswer = towns[towns['density'] > 1500].index.tolist()",
+     _TOWNS),
+    # a Series computed from the frame is indexed by what it computed over, not rows
+    ("means = towns[['density', 'year']].mean()\nanswer = means[means > 1500].index.tolist()", _TOWNS),
+])
+def test_an_index_that_names_things_is_no_list_of_row_numbers(code, frame):
+    from shell_agent_lab.answers.column_values import row_labels
+    from shell_agent_lab.answers.values import take_values
+
+    spec = read_spec("List the municipalities denser than 1500.")
+    assert row_labels(spec, code, take_values(spec, {"answer": [0, 1]}), {"towns": frame}) == {}
