@@ -59,6 +59,9 @@ class Part:
     #: what several values are written apart with, as the question says it (``read_separator``);
     #: "": ", "
     separator: str = ""
+    #: how many values the question asks for, when it counts them ("the four modes", "which 3
+    #: players"); None when it does not
+    items: int | None = None
 
     def label(self) -> str:
         return f"@{self.name}[…]" if self.name != ANSWER else "Answer:"
@@ -371,6 +374,23 @@ _THINGS_COUNTED = re.compile(rf"(?:\b[Ww]hich\s+|\b[Ww]hat\s+|(?:^|\n)[ \t]*[A-Z
                              rf"{_A_FEW}(?:\d+\s+)*([A-Za-z][\w-]*)")
 
 
+#: the number words a question counts things with
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+           "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
+
+
+def _items(text: str) -> int | None:
+    """How many things the question asks for when it counts them ("Rank the four modes …",
+    "which 5 players"); a number above twenty there is no count of them ("the 1986 teams")."""
+    m = _THINGS_COUNTED.search(text)
+    counted = re.search(_A_FEW, m.group(0), re.I) if m else None
+    if counted is None:
+        return None
+    word = counted.group(0).split()[-1].lower()
+    number = int(word) if word.isdigit() else _COUNTS.get(word)
+    return number if number is not None and 2 <= number <= 20 else None
+
+
 def _subject(text: str) -> str:
     """What the question asks which of: the word after "which"/"what" ("which player"), or the
     things it counts ("the three 1986 teams", "which 5 players")."""
@@ -567,7 +587,8 @@ def _line(text: str, answers: list[re.Match[str]]) -> AnswerSpec:
                                           and kind in ("any", "number", "list") else None)
     part = Part(ANSWER, "label" if allowed else kind, decimals, allowed, 0, _truth(" ".join([description, *rules, text[answers[0].start():]])),
                 _percent(description), _subject(text) if kind == "any" else "",
-                separator=read_separator(" ".join([description, *rules])))
+                separator=read_separator(" ".join([description, *rules])),
+                items=_items(text) if kind in ("any", "label", "list") else None)
     # an Answer: sentence that says nothing of this answer (a placeholder, a menu of formats)
     # only describes a format: the program is asked the question without it
     says = kind != "any" or bool(allowed) or own is not None
@@ -667,7 +688,7 @@ def _read(text: str) -> AnswerSpec:
     allowed = _which_of(text)
     part = Part(ANSWER, "label" if allowed or _personal(text) else "yesno" if _polar(text) else "any",
                 precision.digits if precision is not None and precision.kind == "decimals" else None,
-                allowed, subject="" if allowed else _subject(text))
+                allowed, subject="" if allowed else _subject(text), items=_items(text))
     return AnswerSpec(PROSE, (part,), precision, "words", form_in_words=len(sentences(text)) > 1)
 
 

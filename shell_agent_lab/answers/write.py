@@ -9,7 +9,7 @@ the wrong kind gets. "could not compute" is written only for a part nothing was 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from ._program_faults import unpacked_fields
@@ -84,6 +84,16 @@ def _number_like(value: Any) -> float | None:
     return _number(value) if isinstance(value, str) else None
 
 
+def _count_of(value: Any) -> int:
+    """How many values ``value`` holds: a list's or a mapping's items, a text's comma-separated
+    ones, else one."""
+    if isinstance(value, (list, tuple, dict)):
+        return len(value)
+    if isinstance(value, str):
+        return len([v for v in re.split(r",|\n", value) if v.strip()]) or 1
+    return 1
+
+
 def write_part(value: Any, part: Part) -> Written:
     """``value`` (JSON data, or text an older program printed) written for ``part``."""
     kind = part.kind
@@ -97,6 +107,12 @@ def write_part(value: Any, part: Part) -> Written:
     if isinstance(value, (dict, list, tuple)) and not value:
         # nothing where a value was asked: most often a filter that kept no rows
         return Written("none", "no values (an empty result)", True, "empty")
+    printed = isinstance(value, str) and _table_lines(value) >= _TABLE_LINES      # a table: its own misfit
+    if part.items and kind in ("any", "label", "list") and not printed and _count_of(value) != part.items:
+        # the question counts what it asks for ("the four modes"): another number of them misses some
+        got = _count_of(value)
+        plain = write_part(value, replace(part, items=None))
+        return Written(plain.text, f"{got} value{'' if got == 1 else 's'} where {part.items} were asked", True, "items")
     if isinstance(value, dict):
         text = ", ".join(f"{k}: {_item(v, part)}" for k, v in value.items())
         if kind == "label" and len(value) > 1 and all(isinstance(k, str) for k in value) and all(
@@ -234,6 +250,11 @@ def retry_message(spec: AnswerSpec, taken: Taken, off: Mapping[str, Miss] | None
                             f"bound whole), but the question asks for {_describe(part)}: compute what it asks from "
                             "the rows, then bind those values themselves (one value, or a column's values as a "
                             "list with .tolist())")
+            elif written.misfit == "items":
+                got = _count_of(value)
+                told.append(f"{_name(part)} came out as {got} value{'' if got == 1 else 's'} ({written.text}), but the "
+                            f"question asks for {part.items}: bind all {part.items} of them, in the order it asks, "
+                            "as a list (.tolist() of the index or the column that holds them)")
             elif written.misfit == "date":
                 told.append(f"{_name(part)} came out as the date {value.strip()}, but the question asks for "
                             f"{_describe(part)}: when it names a part of the date, compute per that part "

@@ -677,3 +677,26 @@ def test_names_asked_for_each_with_the_number_it_was_ranked_by_are_written_as_th
     # an open part keeps the mapping as it is
     spec = read_spec("What is the mean GDP per region?")
     assert write_answer(spec, take_values(spec, {"answer": {"West": 2.5, "East": 1.5}})).text.endswith("West: 2.5, East: 1.5")
+
+
+@pytest.mark.parametrize("question, items", [
+    ("Rank the four modes by how many travellers chose them, most popular first.", 4),
+    ("Which 5 players scored the most points?", 5),
+    ("Give the three 1986 teams with the most wins.", 3),
+    ("List the top 3 states by output.", 3),
+    ("Which 1986 teams won?", None),                    # a year, not a count of them
+    ("How many of the five regions are above 5?", None),  # a count asked: one number
+    ("What is the mean price?", None),
+])
+def test_how_many_values_a_question_counts_is_read_with_its_part(question, items):
+    assert read_spec(question).parts[0].items == items
+
+
+def test_another_number_of_values_than_the_question_counts_is_shown_and_goes_back_once():
+    spec = read_spec("Rank the four modes by how many travellers chose them, most popular first.")
+    taken = take_values(spec, {"answer": "air"})
+    out = write_answer(spec, taken)
+    assert "air" in out.text and "1 value where 4 were asked" in out.text              # shown, never dropped
+    assert "came out as 1 value (air), but the question asks for 4" in (retry_message(spec, taken) or "")
+    four = take_values(spec, {"answer": ["train", "car", "air", "bus"]})
+    assert retry_message(spec, four) is None and "were asked" not in write_answer(spec, four).text
