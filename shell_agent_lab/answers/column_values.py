@@ -466,7 +466,11 @@ def _rows_of(node: ast.expr, bound: Mapping[str, ast.expr], frames: Mapping[str,
     if not isinstance(root, ast.Name):
         return None
     if root.id in bound:
-        return _rows_of(bound[root.id], bound, frames, depth + 1)
+        value = bound[root.id]
+        read = isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr.startswith("read_")
+        if root.id in frames and read:
+            return root.id                 # ``nox = pd.read_csv(…)``: the data's frame, as given
+        return _rows_of(value, bound, frames, depth + 1)
     return root.id if root.id in frames else None
 
 
