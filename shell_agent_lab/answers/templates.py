@@ -319,7 +319,8 @@ def _slot_bare(text: str) -> Template | None:
 
 #: a token of a line's own syntax, named where its line is described: marks, a word, marks
 #: (``#define``, ``:value:``, ``#+RESULT:``, ``%answer``); no path, number, or bold text
-_SYNTAX = re.compile(r"[#:%!/\\+|~^&=>]+[A-Za-z][A-Za-z_-]*[#:%!+=]*")
+_SYNTAX_MARKS = "#:%!/\\+|~^&=>"
+_SYNTAX = re.compile(rf"[{re.escape(_SYNTAX_MARKS)}]+[A-Za-z][A-Za-z_-]*[#:%!+=]*")
 
 
 def _syntax_named(text: str) -> Template | None:
@@ -354,7 +355,7 @@ def _syntax_named(text: str) -> Template | None:
 def _encloses(token: str, later: list[tuple[int, str]]) -> bool:
     """Whether the marks that open ``token`` open a pair a later token closes (``||like so||``):
     marks around words, not a line's syntax."""
-    marks = token[:len(token) - len(token.lstrip("#:%!/\\+|~^&=>"))]
+    marks = token[:len(token) - len(token.lstrip(_SYNTAX_MARKS))]
     return any(w.rstrip(_CLAUSE_END).endswith(marks) and not w.startswith(marks) for _, w in later)
 
 
