@@ -429,13 +429,13 @@ def _kept_rows(code: str, node: ast.expr, bound: Mapping[str, ast.expr], frames:
     import pandas as pd
 
     index = _index_of(node, bound)
-    stored = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    # a frame of the data the program binds anew (``towns = towns.set_index(…)``) is its own
     name = _rows_of(index.value, bound, frames) if index is not None else None
-    if name is not None and name in stored and name not in bound:
-        return None
     frame = frames.get(name) if name is not None else None
     if index is None or frame is None or not isinstance(getattr(frame, "index", None), pd.RangeIndex):
+        return None
+    # a frame of the data the program binds anew (``towns = towns.set_index(…)``) is its own
+    stored = {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    if name in stored and name not in bound:
         return None
     rows = ast.get_source_segment(code, index.value) or ""
     naming = _naming_column(frame, *sorted(named))

@@ -365,18 +365,15 @@ def _which_of(text: str) -> tuple[str, ...]:
     return ()
 
 
+#: the number words a question counts things with
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+           "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
 #: how many things a question asks for, written before the things: "three", "10", "top 5"
-_A_FEW = (r"(?:(?:top|first|last)\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
-         r"twenty)\s+")
+_A_FEW = rf"(?:(?:top|first|last)\s+)?(?:\d+|{'|'.join(_COUNTS)})\s+"
 #: the things a count of them names, asked which of ("which 5 players") or as what a request
 #: opens on ("Give the three 1986 teams …", "List me the top 5 …"); numbers between are skipped
 _THINGS_COUNTED = re.compile(rf"(?:\b[Ww]hich\s+|\b[Ww]hat\s+|(?:^|\n)[ \t]*[A-Za-z]+\s+(?:me\s+|us\s+)?the\s+)"
                              rf"{_A_FEW}(?:\d+\s+)*([A-Za-z][\w-]*)")
-
-
-#: the number words a question counts things with
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-           "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20}
 
 
 def _items(text: str) -> int | None:
@@ -712,8 +709,8 @@ _AUXILIARY = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", 
 
 def _polar(text: str) -> bool:
     """Whether the question asked last is a yes/no question: its sentence opens (after a joining
-    word) with an auxiliary verb ("Were there more arrests in 2002 than in 1997?") and offers no alternatives ("Is the
-    mean or the median higher?" asks which)."""
+    word) with an auxiliary verb ("Were there more arrests in 2002 than in 1997?") and offers no
+    alternatives ("Is the mean or the median higher?" asks which)."""
     asked = [q for q in re.findall(r"[^.!?\n]*\?", text) if q.strip()]
     if not asked:
         return False

@@ -37,7 +37,8 @@ _ANSWER_LINES = re.compile(r"@[A-Za-z_][\w.]*\[[^\]\n]*\]|^\s*\**Answer\**\s*:",
 class Written:
     """A part's value as written; ``note`` says what did not fit, ``clear`` when it is clearly
     the wrong kind (worth a retry), ``misfit`` what it came out as when that is a shape of its
-    own the model is told about: ``"empty"``, ``"table"``, ``"date"``."""
+    own the model is told about: ``"empty"``, ``"table"``, ``"date"``, ``"items"`` (another number of
+    values than the question counts)."""
 
     text: str
     note: str = ""
@@ -108,9 +109,8 @@ def write_part(value: Any, part: Part) -> Written:
         # nothing where a value was asked: most often a filter that kept no rows
         return Written("none", "no values (an empty result)", True, "empty")
     printed = isinstance(value, str) and _table_lines(value) >= _TABLE_LINES      # a table: its own misfit
-    if part.items and kind in ("any", "label", "list") and not printed and _count_of(value) != part.items:
+    if part.items and kind in ("any", "label", "list") and not printed and (got := _count_of(value)) != part.items:
         # the question counts what it asks for ("the four modes"): another number of them misses some
-        got = _count_of(value)
         plain = write_part(value, replace(part, items=None))
         return Written(plain.text, f"{got} value{'' if got == 1 else 's'} where {part.items} were asked", True, "items")
     if isinstance(value, dict):
@@ -141,7 +141,7 @@ def write_part(value: Any, part: Part) -> Written:
                            "" if kind in ("yesno", "any") or not part.allowed else f"yes/no where {_describe(part)} was asked")
         return Written(truth_word(part.truth, flag), f"yes/no where {_describe(part)} was asked", False)
     text = _unwrap(value)
-    if isinstance(value, str) and _table_lines(value) >= _TABLE_LINES:
+    if printed:
         # a printed table (a frame bound whole): no one value, name or list is written so
         return Written(text, f"a table of {_table_lines(value)} lines where {_describe(part)} was asked", True, "table")
     if (kind == "label" and not part.allowed and not part.column and isinstance(value, str)
